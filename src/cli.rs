@@ -1,0 +1,114 @@
+//! Command-line arguments (clap derive) and their translation into a [`Config`].
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+
+use crate::Config;
+use crate::driver::Grouping;
+use crate::frontend::Format;
+use crate::reduce::{Order, StrategyKind, StrategyOptions};
+
+const AFTER_HELP: &str = "\
+The test is run once per candidate, in a fresh private folder that holds the candidate under
+the input's file name; the candidate's absolute path is appended to the test's arguments (or
+replaces `{}` where an argument contains it). Exit status 0 means the candidate is still
+interesting (it still shows the bug).
+
+Exit codes:
+  0    reduced (or nothing could be removed); the result is in the output file
+  1    the original input is not interesting to the test
+  2    usage or input error (unreadable or malformed input, test not found or not executable,
+       output folder not writable)
+  130  interrupted (Ctrl-C or SIGTERM); the output file holds the best result so far";
+
+/// Shrink a file that triggers a bug into a small, still valid one that still triggers it.
+#[derive(Debug, Parser)]
+#[command(name = "treereduce", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// The file to reduce (never modified).
+    pub input: PathBuf,
+    /// The test: exits 0 while a candidate is still interesting.
+    pub test: PathBuf,
+    /// Arguments for the test, before the candidate's path (put them after `--` when they
+    /// start with a dash).
+    pub test_args: Vec<OsString>,
+    /// Where to write the result [default: <stem>.reduced.<ext> beside the input].
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Input format [default: by extension; unknown extensions are reduced as lines].
+    #[arg(long, value_parser = ["xml", "lines"])]
+    pub format: Option<String>,
+    /// List strategy.
+    #[arg(long, default_value = "lithium", value_parser = ["lithium"])]
+    pub strategy: String,
+    /// Order in which strategies walk a list.
+    #[arg(long, default_value = "forward", value_parser = ["forward", "reverse", "random"])]
+    pub order: String,
+    /// Seed for --order random.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// How the nodes of one depth form lists: one per parent or one per depth.
+    #[arg(long, default_value = "parent", value_parser = ["parent", "depth"])]
+    pub grouping: String,
+    /// Oracle calls run in parallel (speculatively; the result is the same for every value).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Time limit per test in seconds (fractions allowed) [default: 10x the original's run
+    /// time, at least 1 s]; a test that runs longer counts as uninteresting.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Write run figures (sizes, oracle calls, cache hits, per-pass figures) as JSON here.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+    /// Print nothing but errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl Cli {
+    /// The run configuration these arguments describe.
+    pub fn config(&self) -> Result<Config, String> {
+        let mut config = Config::new(&self.input, &self.test);
+        config.test_args = self.test_args.clone();
+        config.output = self.output.clone();
+        config.format = match &self.format {
+            Some(name) => Some(Format::from_name(name).ok_or(format!("unknown format {name}"))?),
+            None => None,
+        };
+        config.strategy = StrategyKind::from_name(&self.strategy)
+            .ok_or(format!("unknown strategy {}", self.strategy))?;
+        config.strategy_options = StrategyOptions {
+            order: match self.order.as_str() {
+                "reverse" => Order::Reverse,
+                "random" => Order::Random,
+                _ => Order::Forward,
+            },
+            seed: self.seed,
+            allow_empty: false,
+        };
+        config.grouping = if self.grouping == "depth" {
+            Grouping::Depth
+        } else {
+            Grouping::Parent
+        };
+        config.jobs = match self.jobs {
+            Some(0) => return Err(String::from("--jobs must be at least 1")),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        config.timeout = match self.timeout {
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(format!(
+                    "--timeout must be a positive number of seconds, not {t}"
+                ));
+            }
+            None => None,
+        };
+        config.verbose = !self.quiet;
+        Ok(config)
+    }
+}

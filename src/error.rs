@@ -1,0 +1,73 @@
+//! The library's one error type and the process exit codes it maps to. Messages are
+//! lowercase, carry the file and position involved, and say what to do next.
+
+use std::path::PathBuf;
+
+/// Exit status: reduced, or nothing could be removed.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: the original input is not interesting to the test.
+pub const EXIT_NOT_INTERESTING: i32 = 1;
+/// Exit status: bad usage or bad input (unreadable or malformed file, missing test).
+pub const EXIT_USAGE: i32 = 2;
+/// Exit status: interrupted by Ctrl-C or SIGTERM; the output holds the best text so far.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Everything that can stop a reduction.
+// The fields are the facts each message names; documenting them again adds nothing.
+#[allow(missing_docs)]
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The input is not UTF-8.
+    #[error("{path}: invalid UTF-8 at byte offset {offset}; treereduce reduces text files")]
+    Utf8 { path: PathBuf, offset: usize },
+    /// The input is empty.
+    #[error("{path}: the input is empty; there is nothing to reduce")]
+    Empty { path: PathBuf },
+    /// The input does not parse in its format.
+    #[error("{path}:{line}:{column}: {message} (is this really {format}? try --format lines)")]
+    Syntax {
+        path: PathBuf,
+        line: u32,
+        column: u32,
+        message: String,
+        format: &'static str,
+    },
+    /// The test command cannot be run.
+    #[error("cannot run the test {command}: {reason}")]
+    Test { command: String, reason: String },
+    /// The output cannot be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A usage error detected after argument parsing.
+    #[error("{0}")]
+    Usage(String),
+    /// The original input is not interesting.
+    #[error("{0}")]
+    NotInteresting(String),
+    /// The run was interrupted.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl Error {
+    /// The process exit status for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::NotInteresting(_) => EXIT_NOT_INTERESTING,
+            Error::Interrupted => EXIT_INTERRUPTED,
+            _ => EXIT_USAGE,
+        }
+    }
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

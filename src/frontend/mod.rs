@@ -1,0 +1,156 @@
+//! Front ends turn text into a [`Tree`] and say whether a text still parses. They describe
+//! structure and the edits each node allows; they never decide what to try.
+
+mod lines;
+mod xml;
+
+use std::ops::Range;
+use std::path::Path;
+
+pub use lines::Lines;
+pub use xml::Xml;
+
+use crate::tree::Tree;
+
+/// Why a text does not parse, with a 1-based position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (in characters).
+    pub column: u32,
+    /// What the parser said.
+    pub message: String,
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+/// A parser for one input format.
+pub trait Frontend {
+    /// Parses `text` into a tree whose spans index into `text`.
+    fn parse(&self, text: &str) -> Result<Tree, SyntaxError>;
+
+    /// True when `text` parses. The driver calls this on every candidate before it goes
+    /// to the oracle; front ends may override it with something cheaper than `parse`.
+    fn is_valid(&self, text: &str) -> bool {
+        self.parse(text).is_ok()
+    }
+}
+
+/// The formats treereduce knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// XML, XHTML, MathML, SVG: anything well-formed.
+    Xml,
+    /// Plain text, one item per line; the fallback for unknown extensions.
+    Lines,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: &'static [Format] = &[Format::Xml, Format::Lines];
+
+    /// The name used by `--format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Xml => "xml",
+            Format::Lines => "lines",
+        }
+    }
+
+    /// Looks a format up by its `--format` name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|f| f.name() == name)
+    }
+
+    /// The format implied by a file name's extension, falling back to [`Format::Lines`].
+    pub fn from_path(path: &Path) -> Self {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        match ext.as_str() {
+            "xml" | "xhtml" | "xht" | "mml" | "svg" | "xsl" | "xslt" | "rss" | "atom" | "opf"
+            | "ncx" => Format::Xml,
+            _ => Format::Lines,
+        }
+    }
+
+    /// The front end for this format.
+    pub fn frontend(self) -> Box<dyn Frontend> {
+        match self {
+            Format::Xml => Box::new(Xml),
+            Format::Lines => Box::new(Lines),
+        }
+    }
+}
+
+/// The bytes that go with a node spanning `start..end` when it is deleted, chosen so that
+/// no blank line or dangling spaces stay behind: the indentation before it and one line
+/// break when the node starts a line; otherwise the spaces before it, plus the spaces after
+/// it when nothing else follows on its line.
+pub(crate) fn deletion_span(text: &str, start: usize, end: usize) -> Range<usize> {
+    let bytes = text.as_bytes();
+    let mut s = start;
+    while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
+        s -= 1;
+    }
+    if s == 0 || bytes[s - 1] == b'\n' {
+        if s > 0 {
+            s -= 1;
+            if s > 0 && bytes[s - 1] == b'\r' {
+                s -= 1;
+            }
+        }
+        return s..end;
+    }
+    let mut e = end;
+    while e < bytes.len() && matches!(bytes[e], b' ' | b'\t') {
+        e += 1;
+    }
+    if e == bytes.len() || matches!(bytes[e], b'\n' | b'\r') {
+        s..e
+    } else {
+        s..end
+    }
+}
+
+/// Moves `start` back over all whitespace before it.
+pub(crate) fn take_whitespace(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut s = start;
+    while s > 0 && bytes[s - 1].is_ascii_whitespace() {
+        s -= 1;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(text: &str, start: usize, end: usize) -> String {
+        let r = deletion_span(text, start, end);
+        format!("{}{}", &text[..r.start], &text[r.end..])
+    }
+
+    #[test]
+    fn deleting_a_whole_line_leaves_no_blank_line() {
+        assert_eq!(cut("<a>\n  <b/>\n  <c/>\n</a>", 6, 10), "<a>\n  <c/>\n</a>");
+    }
+
+    #[test]
+    fn deleting_the_end_of_a_line_leaves_no_trailing_spaces() {
+        assert_eq!(cut("<s>x</s>  Matrix  \n<t/>", 10, 16), "<s>x</s>\n<t/>");
+    }
+
+    #[test]
+    fn deleting_mid_line_keeps_the_space_after() {
+        assert_eq!(cut("foo <b/> bar", 4, 8), "foo bar");
+    }
+}

@@ -1,0 +1,78 @@
+//! Candidate text from a base text and a set of edits, by splicing: bytes no edit touches
+//! are copied verbatim, so rendering with no edits returns the base byte for byte.
+
+use crate::tree::Edit;
+
+/// Applies `edits` to `base`. Edits may come in any order. Overlapping deletions merge;
+/// an edit nested inside a deletion is dropped (the deletion wins); of two other
+/// overlapping edits the one that starts first (or is longer) wins. Spans must lie on
+/// `char` boundaries of `base`.
+pub fn render(base: &str, edits: &[&Edit]) -> String {
+    let mut order: Vec<&Edit> = edits.to_vec();
+    order.sort_by(|a, b| {
+        a.span
+            .start
+            .cmp(&b.span.start)
+            .then(b.span.end.cmp(&a.span.end))
+    });
+    let removed: usize = order.iter().map(|e| e.span.len()).sum();
+    let mut out = String::with_capacity(base.len().saturating_sub(removed.min(base.len())));
+    let mut pos = 0;
+    let mut last_deletion = false;
+    for edit in order {
+        let (start, end) = (edit.span.start, edit.span.end);
+        if start < pos {
+            // Overlaps what is already emitted or skipped.
+            if last_deletion && edit.is_deletion() && end > pos {
+                pos = end;
+            }
+            continue;
+        }
+        out.push_str(&base[pos..start]);
+        out.push_str(&edit.text);
+        pos = end;
+        last_deletion = edit.is_deletion();
+    }
+    out.push_str(&base[pos..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn del(a: usize, b: usize) -> Edit {
+        Edit::delete(a..b)
+    }
+
+    #[test]
+    fn no_edits_is_identity() {
+        assert_eq!(render("héllo <a/>", &[]), "héllo <a/>");
+    }
+
+    #[test]
+    fn deletions_merge_when_overlapping() {
+        let (a, b) = (del(1, 4), del(3, 6));
+        assert_eq!(render("0123456789", &[&b, &a]), "06789");
+    }
+
+    #[test]
+    fn nested_edit_inside_deletion_is_dropped() {
+        let outer = del(2, 8);
+        let inner = Edit {
+            span: 3..5,
+            text: "X".into(),
+        };
+        assert_eq!(render("0123456789", &[&inner, &outer]), "0189");
+    }
+
+    #[test]
+    fn replacement_and_deletion() {
+        let r = Edit {
+            span: 0..2,
+            text: "ab".into(),
+        };
+        let d = del(5, 7);
+        assert_eq!(render("0123456789", &[&d, &r]), "ab234789");
+    }
+}

@@ -1,0 +1,160 @@
+//! The language-independent tree every front end produces: an arena of nodes with byte
+//! spans into the text they were parsed from. A tree only describes structure and the
+//! edits each node allows; it never decides what to try (that is `driver`'s job).
+
+use std::ops::Range;
+
+/// Index of a node in its [`Tree`]'s arena. Copy, small, and only meaningful for the tree
+/// that produced it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    /// The arena index of this node.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One text replacement: the bytes of `span` in the current text become `text`.
+/// A deletion is an edit with an empty `text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// Byte range of the current text that is replaced.
+    pub span: Range<usize>,
+    /// Replacement text.
+    pub text: String,
+}
+
+impl Edit {
+    /// An edit that removes `span`.
+    pub fn delete(span: Range<usize>) -> Self {
+        Edit {
+            span,
+            text: String::new(),
+        }
+    }
+
+    /// True when this edit only removes bytes.
+    pub fn is_deletion(&self) -> bool {
+        self.text.is_empty()
+    }
+}
+
+/// What a node is, as far as the driver cares; the front end keeps the detail in `label`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The whole document; never removable.
+    Document,
+    /// An element or other composite node (a tree-sitter named node, say).
+    Element,
+    /// An attribute of an element.
+    Attribute,
+    /// Character data.
+    Text,
+    /// A comment or processing instruction: removable, never needed for structure.
+    Comment,
+    /// A line in the `lines` front end.
+    Line,
+}
+
+/// A node of the tree.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// What kind of node this is.
+    pub kind: NodeKind,
+    /// Front-end specific name: an element's qualified name, a tree-sitter kind.
+    pub label: String,
+    /// The node's own bytes.
+    pub span: Range<usize>,
+    /// The bytes that go when the node is deleted (its span plus, say, the whitespace before
+    /// an attribute or a list separator). `None` when the node may not be deleted.
+    pub delete: Option<Range<usize>>,
+    /// Texts the node may be replaced with other than nothing (unwrap, hoist, placeholder),
+    /// cheapest-to-test first. Each replaces `span`.
+    pub alternatives: Vec<String>,
+    /// Parent node, `None` only for the document.
+    pub parent: Option<NodeId>,
+    /// Distance from the document node (the document is 0).
+    pub depth: u32,
+    /// Children in document order.
+    pub children: Vec<NodeId>,
+}
+
+/// An arena of nodes; node 0 is the document.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    /// A tree holding only a document node spanning `len` bytes.
+    pub fn new(len: usize) -> Self {
+        Tree {
+            nodes: vec![Node {
+                kind: NodeKind::Document,
+                label: String::from("#document"),
+                span: 0..len,
+                delete: None,
+                alternatives: Vec::new(),
+                parent: None,
+                depth: 0,
+                children: Vec::new(),
+            }],
+        }
+    }
+
+    /// The document node.
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// Adds `node` as the last child of `parent` and returns its id. The node's `parent`
+    /// and `depth` fields are set here.
+    pub fn push(&mut self, parent: NodeId, mut node: Node) -> NodeId {
+        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        node.parent = Some(parent);
+        node.depth = self.nodes[parent.index()].depth + 1;
+        node.children.clear();
+        self.nodes.push(node);
+        self.nodes[parent.index()].children.push(id);
+        id
+    }
+
+    /// The node behind `id`.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// Mutable access to the node behind `id`.
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.index()]
+    }
+
+    /// Number of nodes, the document included.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the tree holds only the document node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// All node ids in arena order (which is document order for every front end here).
+    pub fn ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        (0..self.nodes.len()).map(|i| NodeId(i as u32))
+    }
+
+    /// The greatest depth of any node.
+    pub fn max_depth(&self) -> u32 {
+        self.nodes.iter().map(|n| n.depth).max().unwrap_or(0)
+    }
+
+    /// Nodes at `depth`, in document order.
+    pub fn at_depth(&self, depth: u32) -> Vec<NodeId> {
+        self.ids()
+            .filter(|&id| self.node(id).depth == depth)
+            .collect()
+    }
+}

@@ -1,0 +1,117 @@
+//! Error paths of the binary: each bad input gets a one-line error with the documented
+//! exit code, and nothing is written.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn treereduce(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_treereduce"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn script(dir: &Path, name: &str, body: &str) {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn uninteresting_original_exits_1_with_status_and_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<a><b/></a>").unwrap();
+    script(dir.path(), "t.sh", "echo 'no crash here' >&2; exit 3");
+    let out = treereduce(dir.path(), &["a.xml", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("not interesting"), "{err}");
+    assert!(err.contains("exited 3"), "{err}");
+    assert!(err.contains("no crash here"), "{err}");
+    assert!(!dir.path().join("a.reduced.xml").exists());
+}
+
+#[test]
+fn malformed_xml_exits_2_with_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<a>\n  <b></a>\n").unwrap();
+    script(dir.path(), "t.sh", "exit 0");
+    let out = treereduce(dir.path(), &["a.xml", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("a.xml:2:6:"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().count(), 1);
+}
+
+#[test]
+fn invalid_utf8_exits_2_naming_the_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.js"), b"let x = 1;\n\xff\xfe\n").unwrap();
+    script(dir.path(), "t.sh", "exit 0");
+    let out = treereduce(dir.path(), &["a.js", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("byte offset 11"), "{}", stderr(&out));
+}
+
+#[test]
+fn empty_input_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "").unwrap();
+    script(dir.path(), "t.sh", "exit 0");
+    let out = treereduce(dir.path(), &["a.xml", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("empty"), "{}", stderr(&out));
+}
+
+#[test]
+fn missing_or_non_executable_test_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<a/>").unwrap();
+    let out = treereduce(dir.path(), &["a.xml", "./nope.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::write(dir.path().join("plain.sh"), "exit 0").unwrap();
+    let out = treereduce(dir.path(), &["a.xml", "./plain.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not executable"), "{}", stderr(&out));
+}
+
+#[test]
+fn output_equal_to_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<a><b/></a>").unwrap();
+    script(dir.path(), "t.sh", "exit 0");
+    let out = treereduce(dir.path(), &["a.xml", "./t.sh", "-o", "a.xml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.xml")).unwrap(),
+        "<a><b/></a>"
+    );
+}
+
+#[test]
+fn default_output_beside_input_and_placeholder_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("page.xml"),
+        "<a>\n  <b/>\n  <keep/>\n  <c x='1'/>\n</a>\n",
+    )
+    .unwrap();
+    // The test gets its arguments and the candidate through `{}`.
+    script(
+        dir.path(),
+        "t.sh",
+        "test \"$1\" = marker && grep -q keep \"$2\"",
+    );
+    let out = treereduce(
+        dir.path(),
+        &["page.xml", "./t.sh", "-q", "-j", "1", "--", "marker", "{}"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("page.reduced.xml")).unwrap();
+    assert_eq!(result, "<a>\n  <keep/>\n</a>\n");
+}

@@ -1,0 +1,114 @@
+//! Front-end properties: rendering with no edits returns the input byte for byte, and
+//! every deletion a front end offers leaves a text that still parses.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use treereduce::frontend::Format;
+use treereduce::render::render;
+use treereduce::tree::Edit;
+
+/// Checks both properties for one text; returns how many deletions were checked.
+fn check_text(format: Format, text: &str) -> usize {
+    let frontend = format.frontend();
+    let tree = frontend.parse(text).unwrap();
+    assert_eq!(render(text, &[]), text);
+    let mut checked = 0;
+    for id in tree.ids() {
+        let node = tree.node(id);
+        if let Some(span) = node.delete.clone() {
+            let edit = Edit::delete(span);
+            let candidate = render(text, &[&edit]);
+            assert!(
+                frontend.is_valid(&candidate),
+                "deleting {} {:?} breaks the text:\n{candidate}",
+                node.label,
+                &text[node.span.clone()]
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_fixture_round_trips_and_every_deletion_parses() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut checked = 0;
+    for format in std::fs::read_dir(root).unwrap() {
+        for case in std::fs::read_dir(format.unwrap().path()).unwrap() {
+            for file in std::fs::read_dir(case.unwrap().path()).unwrap() {
+                let path = file.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                if name.starts_with("input.") || name.starts_with("expected.") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    checked += check_text(Format::from_path(&path), &text);
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} deletions checked");
+}
+
+#[test]
+fn corpus_pages_round_trip_when_present() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/fcla/fcla-li9.xhtml");
+    let Ok(text) = std::fs::read_to_string(&corpus) else {
+        eprintln!("skipping: {} is absent", corpus.display());
+        return;
+    };
+    assert!(check_text(Format::Xml, &text) > 1000);
+}
+
+/// Random well-formed XML with attributes, text, comments, CDATA and nesting, formatted
+/// with random whitespace.
+fn xml_tree() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        "[a-z &]{1,8}".prop_map(|t| t.replace('&', "&amp;")),
+        "[a-z ]{0,6}".prop_map(|t| format!("<!--{t}-->")),
+        "[a-z<>]{0,6}".prop_map(|t| format!("<![CDATA[{t}]]>")),
+        Just(String::from("<?pi data?>")),
+        (
+            "[a-c]",
+            proptest::collection::vec(("[d-f]", "[a-z\"']{0,4}"), 0..3)
+        )
+            .prop_map(|(name, attrs)| {
+                let mut tag = format!("<{name}");
+                let mut seen = Vec::new();
+                for (k, v) in attrs {
+                    if !seen.contains(&k) {
+                        let q = if v.contains('"') { '\'' } else { '"' };
+                        let v = v.replace(q, "");
+                        tag.push_str(&format!(" {k}={q}{v}{q}"));
+                        seen.push(k);
+                    }
+                }
+                tag.push_str("/>");
+                tag
+            }),
+    ];
+    leaf.prop_recursive(4, 40, 5, |inner| {
+        (
+            "[a-c]",
+            proptest::collection::vec((inner, "[ \n]{0,3}"), 0..5),
+            "[ ]{0,2}",
+        )
+            .prop_map(|(name, children, pad)| {
+                let mut s = format!("<{name} x{pad}='1'>");
+                for (child, ws) in children {
+                    s.push_str(&ws);
+                    s.push_str(&child);
+                }
+                s.push_str(&format!("</{name}>"));
+                s
+            })
+    })
+}
+
+proptest! {
+    #[test]
+    fn random_xml_deletions_stay_well_formed(body in xml_tree(), ws in "[ \n]{0,3}") {
+        let text = format!("<?xml version=\"1.0\"?>\n<root>{ws}{body}{ws}</root>\n");
+        check_text(Format::Xml, &text);
+    }
+}
