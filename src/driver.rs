@@ -14,7 +14,7 @@ use crate::frontend::Frontend;
 use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::reduce::{Strategy, StrategyKind, StrategyOptions};
 use crate::render::render;
-use crate::tree::{Edit, NodeId, Tree};
+use crate::tree::{Edit, NodeId, NodeKind, Tree};
 use crate::{output, tokens};
 
 /// How the nodes of one depth are grouped into lists.
@@ -82,6 +82,9 @@ pub struct Stats {
     pub passes: Vec<PassStats>,
 }
 
+/// Candidates in a row that may fail before shrinking a text gives up on it.
+const SHRINK_PATIENCE: usize = 4;
+
 /// The verdict cache, keyed on a 128-bit hash of the candidate text.
 type Cache = BTreeMap<u128, bool>;
 
@@ -96,8 +99,19 @@ pub struct Driver<'a> {
     options: DriverOptions,
     current: String,
     cache: Cache,
+    /// Print every candidate's fate (`TREEREDUCE_TRACE=1`), and keep the candidates in
+    /// the folder `TREEREDUCE_TRACE_DIR` names.
+    trace: bool,
+    traced: usize,
     /// Run figures.
     pub stats: Stats,
+}
+
+/// How a verdict was reached, for tracing.
+enum Kind {
+    Rejected,
+    Cached,
+    Asked,
 }
 
 /// One candidate of a batch, before the oracle.
@@ -127,6 +141,8 @@ impl<'a> Driver<'a> {
             options,
             current: text,
             cache,
+            trace: std::env::var_os("TREEREDUCE_TRACE").is_some(),
+            traced: 0,
             stats,
         }
     }
@@ -144,9 +160,26 @@ impl<'a> Driver<'a> {
         })
     }
 
-    /// Runs HDD* until a round removes nothing. Returns `Err(Interrupted)` when stopped;
-    /// the output file then already holds the best text.
+    /// Runs every pass until none changes anything: HDD* deletion, then rewrites (unwrap,
+    /// hoist, placeholders), again while they help; then shrinking of text and attribute
+    /// values, and last the squeeze of formatting whitespace. Returns `Err(Interrupted)`
+    /// when stopped; the output file then already holds the best text.
     pub fn run(&mut self) -> Result<()> {
+        loop {
+            let before = self.current.len();
+            self.hdd()?;
+            self.rewrite_passes()?;
+            if self.current.len() == before {
+                break;
+            }
+        }
+        self.shrink_pass()?;
+        self.squeeze_pass()?;
+        Ok(())
+    }
+
+    /// Deletion level by level, rounds repeated until one removes nothing (HDD*).
+    fn hdd(&mut self) -> Result<()> {
         let mut round = 0;
         loop {
             round += 1;
@@ -171,7 +204,10 @@ impl<'a> Driver<'a> {
         let nodes: Vec<NodeId> = tree
             .at_depth(depth)
             .into_iter()
-            .filter(|&id| tree.node(id).delete.is_some())
+            .filter(|&id| {
+                let node = tree.node(id);
+                node.delete.is_some() && node.kind != NodeKind::Whitespace
+            })
             .collect();
         match self.options.grouping {
             Grouping::Depth => vec![nodes],
@@ -197,44 +233,133 @@ impl<'a> Driver<'a> {
         if items == 0 {
             return Ok(());
         }
+        self.log(format_args!(
+            "round {round}, depth {depth}: {items} nodes in {} lists",
+            lists.len()
+        ));
+        let lists: Vec<Vec<Vec<Edit>>> = lists
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .filter_map(|&id| tree.node(id).delete.clone())
+                    .map(|span| vec![Edit::delete(span)])
+                    .collect()
+            })
+            .collect();
+        self.pass(&format!("delete depth {depth}"), &lists, None)
+    }
+
+    /// Rewrites of every node that offers them, all depths in one list per alternative
+    /// rank: first every node's first alternative, then (re-parsed) every second one, ...
+    fn rewrite_passes(&mut self) -> Result<()> {
+        let mut rank = 0;
+        loop {
+            let tree = self.parse_current()?;
+            let items: Vec<Vec<Edit>> = tree
+                .ids()
+                .filter_map(|id| tree.node(id).alternatives.get(rank).cloned())
+                .collect();
+            if items.is_empty() {
+                return Ok(());
+            }
+            self.log(format_args!("rewrite {}: {} nodes", rank + 1, items.len()));
+            self.pass(&format!("rewrite {}", rank + 1), &[items], None)?;
+            rank += 1;
+        }
+    }
+
+    /// Shrinks text and attribute values unit by unit (characters, references kept whole),
+    /// one list per node; a node whose first candidates all fail is left alone.
+    fn shrink_pass(&mut self) -> Result<()> {
+        let tree = self.parse_current()?;
+        let lists: Vec<Vec<Vec<Edit>>> = tree
+            .ids()
+            .map(|id| self.frontend.units(&self.current, tree.node(id)))
+            .filter(|units| units.len() > 1)
+            .map(|units| units.into_iter().map(|u| vec![Edit::delete(u)]).collect())
+            .collect();
+        if lists.is_empty() {
+            return Ok(());
+        }
+        self.log(format_args!("shrink: {} texts and values", lists.len()));
+        self.pass("shrink", &lists, Some(SHRINK_PATIENCE))
+    }
+
+    /// Removes all formatting whitespace at once, in one candidate.
+    fn squeeze_pass(&mut self) -> Result<()> {
+        let tree = self.parse_current()?;
+        let all: Vec<Edit> = tree
+            .ids()
+            .filter(|&id| tree.node(id).kind == NodeKind::Whitespace)
+            .filter_map(|id| tree.node(id).delete.clone().map(Edit::delete))
+            .collect();
+        if all.is_empty() {
+            return Ok(());
+        }
+        self.pass("squeeze", &[vec![all]], None)
+    }
+
+    /// Runs one pass: each list in turn through a fresh strategy, all over the same base
+    /// text (lists of one pass never overlap), and records the pass figures.
+    fn pass(
+        &mut self,
+        name: &str,
+        lists: &[Vec<Vec<Edit>>],
+        patience: Option<usize>,
+    ) -> Result<()> {
         let calls_before = self.stats.oracle_calls;
         let size_before = self.current.len();
+        let base = self.current.clone();
+        let mut committed: Vec<Edit> = Vec::new();
+        let mut outcome = Ok(());
+        for items in lists {
+            outcome = self.run_list(&base, &mut committed, items, patience);
+            if outcome.is_err() {
+                break;
+            }
+        }
+        self.stats.passes.push(PassStats {
+            name: name.to_string(),
+            calls: self.stats.oracle_calls - calls_before,
+            bytes_removed: size_before.saturating_sub(self.current.len()),
+        });
+        outcome
+    }
+
+    fn log(&self, what: std::fmt::Arguments) {
         if self.options.verbose {
             eprintln!(
-                "round {round}, depth {depth}: {items} nodes in {} lists, {} bytes, {} calls so far",
-                lists.len(),
+                "{what}; {} bytes, {} calls so far",
                 self.current.len(),
                 self.stats.oracle_calls
             );
         }
-        let base = self.current.clone();
-        let mut committed: Vec<Edit> = Vec::new();
-        for list in lists {
-            let edits: Vec<Edit> = list
-                .iter()
-                .filter_map(|&id| tree.node(id).delete.clone().map(Edit::delete))
-                .collect();
-            self.run_list(&base, &mut committed, &edits)?;
-        }
-        self.stats.passes.push(PassStats {
-            name: format!("delete depth {depth}"),
-            calls: self.stats.oracle_calls - calls_before,
-            bytes_removed: size_before - self.current.len(),
-        });
-        Ok(())
     }
 
-    /// Runs one strategy over `items` (edits of `base`), on top of the already `committed`
-    /// edits of `base`. Accepted edits are appended to `committed`.
-    fn run_list(&mut self, base: &str, committed: &mut Vec<Edit>, items: &[Edit]) -> Result<()> {
+    /// Runs one strategy over `items` (each a group of edits of `base`), on top of the
+    /// already `committed` edits of `base`. Accepted edits are appended to `committed`.
+    /// With a `patience`, the list is abandoned when that many candidates in a row fail
+    /// before any succeeds.
+    fn run_list(
+        &mut self,
+        base: &str,
+        committed: &mut Vec<Edit>,
+        items: &[Vec<Edit>],
+        patience: Option<usize>,
+    ) -> Result<()> {
         let options = StrategyOptions {
-            allow_empty: true,
+            allow_empty: patience.is_none(),
             ..self.options.strategy_options.clone()
         };
         let mut strategy = self.options.strategy.build(items.len(), &options);
+        let mut failures = 0;
+        let mut succeeded = false;
         loop {
             if interrupted() {
                 return Err(Error::Interrupted);
+            }
+            if patience.is_some_and(|p| !succeeded && failures >= p) {
+                return Ok(());
             }
             let batch = lookahead(strategy.as_ref(), self.options.jobs.max(1));
             if batch.is_empty() {
@@ -245,7 +370,7 @@ impl<'a> Driver<'a> {
                 .map(|chosen| {
                     let edits: Vec<&Edit> = committed
                         .iter()
-                        .chain(chosen.iter().map(|&i| &items[i]))
+                        .chain(chosen.iter().flat_map(|&i| &items[i]))
                         .collect();
                     render(base, &edits)
                 })
@@ -256,10 +381,12 @@ impl<'a> Driver<'a> {
                 debug_assert_eq!(proposed.as_ref(), Some(chosen));
                 strategy.feedback(verdict);
                 if verdict {
-                    committed.extend(chosen.iter().map(|&i| items[i].clone()));
+                    succeeded = true;
+                    committed.extend(chosen.iter().flat_map(|&i| items[i].iter().cloned()));
                     self.accept(text)?;
                     break;
                 }
+                failures += 1;
             }
         }
     }
@@ -307,6 +434,11 @@ impl<'a> Driver<'a> {
         let mut verdicts = Vec::with_capacity(prepared.len());
         let mut success_seen = false;
         for (i, p) in prepared.into_iter().enumerate() {
+            let p_kind = match p {
+                Prepared::Rejected => Kind::Rejected,
+                Prepared::Known(_) => Kind::Cached,
+                Prepared::Ask => Kind::Asked,
+            };
             let verdict = match p {
                 Prepared::Rejected => {
                     self.stats.rejected += 1;
@@ -332,6 +464,23 @@ impl<'a> Driver<'a> {
                     outcome.interesting
                 }
             };
+            if self.trace {
+                let what = match (&p_kind, verdict) {
+                    (Kind::Rejected, _) => "rejected",
+                    (Kind::Cached, true) => "cached interesting",
+                    (Kind::Cached, false) => "cached boring",
+                    (Kind::Asked, true) => "interesting",
+                    (Kind::Asked, false) => "boring",
+                };
+                eprintln!("candidate of {} bytes: {what}", texts[i].len());
+                if let Some(dir) = std::env::var_os("TREEREDUCE_TRACE_DIR") {
+                    let _ = std::fs::write(
+                        std::path::Path::new(&dir).join(format!("{:05}-{what}", self.traced)),
+                        &texts[i],
+                    );
+                }
+                self.traced += 1;
+            }
             success_seen |= verdict;
             verdicts.push(verdict);
         }

@@ -56,6 +56,8 @@ pub enum NodeKind {
     Comment,
     /// A line in the `lines` front end.
     Line,
+    /// Formatting only (whitespace between markup); removed only by the squeeze pass.
+    Whitespace,
 }
 
 /// A node of the tree.
@@ -70,9 +72,10 @@ pub struct Node {
     /// The bytes that go when the node is deleted (its span plus, say, the whitespace before
     /// an attribute or a list separator). `None` when the node may not be deleted.
     pub delete: Option<Range<usize>>,
-    /// Texts the node may be replaced with other than nothing (unwrap, hoist, placeholder),
-    /// cheapest-to-test first. Each replaces `span`.
-    pub alternatives: Vec<String>,
+    /// Ways to rewrite the node other than deleting it (placeholder, unwrap, hoist), smallest
+    /// result first. Each is a set of edits inside `span`; expressing an unwrap as the
+    /// deletion of two tags lets rewrites of nested nodes compose.
+    pub alternatives: Vec<Vec<Edit>>,
     /// Parent node, `None` only for the document.
     pub parent: Option<NodeId>,
     /// Distance from the document node (the document is 0).

@@ -2,6 +2,7 @@
 //! structure and the edits each node allows; they never decide what to try.
 
 mod lines;
+pub mod mathml;
 mod xml;
 
 use std::ops::Range;
@@ -10,7 +11,7 @@ use std::path::Path;
 pub use lines::Lines;
 pub use xml::Xml;
 
-use crate::tree::Tree;
+use crate::tree::{Node, Tree};
 
 /// Why a text does not parse, with a 1-based position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +39,12 @@ pub trait Frontend {
     /// to the oracle; front ends may override it with something cheaper than `parse`.
     fn is_valid(&self, text: &str) -> bool {
         self.parse(text).is_ok()
+    }
+
+    /// The pieces of `node` that may be removed one by one to shrink it (characters of a
+    /// text or attribute value, say); empty when the node does not shrink.
+    fn units(&self, _text: &str, _node: &Node) -> Vec<Range<usize>> {
+        Vec::new()
     }
 }
 

@@ -1,12 +1,15 @@
-//! The XML front end on roxmltree: elements, attributes, text (CDATA included), comments
-//! and processing instructions become nodes with exact byte spans; the XML declaration, the
-//! DOCTYPE and namespace declarations are never nodes, so they survive untouched. The tree
-//! is built without recursion, so nesting depth is bounded only by roxmltree.
+//! The XML front end on roxmltree: the XML declaration, DOCTYPE, elements, attributes
+//! (namespace declarations included), text (CDATA included), comments and processing
+//! instructions become nodes with exact byte spans. Elements offer rewrites besides
+//! deletion: unwrap (drop both tags), hoist (keep one child element) and, for positional
+//! children of MathML elements, the profile's placeholder. The tree is built without
+//! recursion, so nesting depth is bounded only by roxmltree.
 
 use std::ops::Range;
 
+use super::mathml::PROFILE;
 use super::{Frontend, SyntaxError, deletion_span, take_whitespace};
-use crate::tree::{Node, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// Well-formed XML.
 #[derive(Debug, Clone, Copy, Default)]
@@ -36,6 +39,16 @@ impl Frontend for Xml {
     fn is_valid(&self, text: &str) -> bool {
         roxmltree::Document::parse_with_options(text, options()).is_ok()
     }
+
+    fn units(&self, text: &str, node: &Node) -> Vec<Range<usize>> {
+        match node.kind {
+            NodeKind::Text => character_units(text, node.span.clone()),
+            NodeKind::Attribute => attribute_value(text, node.span.clone())
+                .map(|value| character_units(text, value))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 fn node(kind: NodeKind, label: String, span: Range<usize>, delete: Option<Range<usize>>) -> Node {
@@ -51,137 +64,401 @@ fn node(kind: NodeKind, label: String, span: Range<usize>, delete: Option<Range<
     }
 }
 
-fn qualified_name(text: &str, element: &roxmltree::Node) -> String {
-    let start = element.range().start + 1;
-    let len = text[start..]
-        .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
-        .unwrap_or(0);
-    text[start..start + len].to_string()
+/// XML's whitespace: narrower than Unicode's (a no-break space is text).
+fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
-/// End of the start tag of the element that begins at `start` (just past its `>`), and
-/// whether the tag is self-closing. Quoted attribute values may hold `>`.
-fn start_tag_end(text: &str, start: usize) -> (usize, bool) {
+fn is_name_byte(b: u8) -> bool {
+    !(b.is_ascii_whitespace() || matches!(b, b'/' | b'>' | b'=' | b'"' | b'\''))
+}
+
+/// A start tag read by hand: where it ends, whether it is self-closing, and the span of
+/// every attribute (namespace declarations included, which roxmltree does not report).
+struct StartTag {
+    end: usize,
+    empty: bool,
+    attributes: Vec<(Range<usize>, Range<usize>)>,
+}
+
+/// Reads the start tag that begins at `start` (a `<`). The document is known to be
+/// well-formed, so this only has to find boundaries; quoted values may hold `>`.
+fn start_tag(text: &str, start: usize) -> StartTag {
     let bytes = text.as_bytes();
     let mut i = start + 1;
-    let mut quote: Option<u8> = None;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'"' | b'\'' => quote = Some(b),
-                b'>' => return (i + 1, bytes[i - 1] == b'/'),
-                _ => {}
-            },
-        }
+    while i < bytes.len() && is_name_byte(bytes[i]) {
         i += 1;
     }
-    (bytes.len(), false)
+    let mut attributes = Vec::new();
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        match bytes.get(i) {
+            None => {
+                return StartTag {
+                    end: bytes.len(),
+                    empty: false,
+                    attributes,
+                };
+            }
+            Some(b'>') => {
+                return StartTag {
+                    end: i + 1,
+                    empty: false,
+                    attributes,
+                };
+            }
+            Some(b'/') => {
+                return StartTag {
+                    end: (i + 2).min(bytes.len()),
+                    empty: true,
+                    attributes,
+                };
+            }
+            Some(_) => {}
+        }
+        let name_start = i;
+        while i < bytes.len() && is_name_byte(bytes[i]) {
+            i += 1;
+        }
+        let name = name_start..i;
+        while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\'' {
+            i += 1;
+        }
+        let quote = bytes.get(i).copied().unwrap_or(b'"');
+        i += 1;
+        while i < bytes.len() && bytes[i] != quote {
+            i += 1;
+        }
+        i = (i + 1).min(bytes.len());
+        if name.is_empty() {
+            // Not an attribute after all; step on so the loop always advances.
+            i = i.max(name_start + 1);
+            continue;
+        }
+        attributes.push((name.clone(), name.start..i));
+    }
 }
 
-/// Byte range of an element's content: between its start tag and its end tag.
-fn content_range(text: &str, element: &roxmltree::Node) -> Range<usize> {
-    let range = element.range();
-    let (open_end, empty) = start_tag_end(text, range.start);
-    if empty {
-        return open_end..open_end;
+/// The value of an attribute spanning `span` (without its quotes).
+fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+    let raw = &text[span.clone()];
+    let open = raw.find(['"', '\''])?;
+    let close = raw.len().checked_sub(1)?;
+    (close > open).then(|| span.start + open + 1..span.start + close)
+}
+
+/// Units for shrinking character data: single characters, with entity and character
+/// references kept whole and CDATA markers never split.
+fn character_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
+    let mut units = Vec::new();
+    let mut i = span.start;
+    let mut in_cdata = false;
+    while i < span.end {
+        let rest = &text[i..span.end];
+        if !in_cdata && rest.starts_with("<![CDATA[") {
+            in_cdata = true;
+            i += 9;
+            continue;
+        }
+        if in_cdata && rest.starts_with("]]>") {
+            in_cdata = false;
+            i += 3;
+            continue;
+        }
+        let len = if !in_cdata && rest.starts_with('&') {
+            rest.find(';').map_or(1, |e| e + 1)
+        } else {
+            rest.chars().next().map_or(1, char::len_utf8)
+        };
+        units.push(i..i + len);
+        i += len;
     }
-    let close_start = text[open_end..range.end]
-        .rfind("</")
-        .map_or(range.end, |i| open_end + i);
-    open_end..close_start
+    units
+}
+
+/// True when an element or attribute name in `element` (an element's text) uses `prefix`.
+fn prefix_in_use(element: &str, prefix: &str) -> bool {
+    let qualified = format!("{prefix}:");
+    element.match_indices(&qualified).any(|(at, _)| {
+        let before = element[..at].chars().next_back();
+        before.is_some_and(|c| c == '<' || c == '/' || is_xml_space(c))
+    })
+}
+
+/// True when `text` refers to an entity other than XML's five predefined ones.
+fn uses_custom_entities(text: &str) -> bool {
+    text.match_indices('&').any(|(at, _)| {
+        let rest = &text[at + 1..];
+        let name = rest.split(';').next().unwrap_or_default();
+        !name.starts_with('#') && !matches!(name, "lt" | "gt" | "amp" | "apos" | "quot")
+    })
+}
+
+/// Span of the XML declaration and of the DOCTYPE, if present, before `root_start`.
+fn prolog(text: &str, root_start: usize) -> (Option<Range<usize>>, Option<Range<usize>>) {
+    let head = &text[..root_start];
+    let at = if head.starts_with('\u{feff}') { 3 } else { 0 };
+    let is_decl = head[at..].starts_with("<?xml")
+        && head
+            .as_bytes()
+            .get(at + 5)
+            .is_some_and(u8::is_ascii_whitespace);
+    let decl = if is_decl {
+        head[at..].find("?>").map(|e| at..at + e + 2)
+    } else {
+        None
+    };
+    let doctype = head.find("<!DOCTYPE").map(|start| {
+        let bytes = text.as_bytes();
+        let (mut i, mut depth, mut quote) = (start, 0i32, None);
+        while i < root_start {
+            let b = bytes[i];
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None => match b {
+                    b'"' | b'\'' => quote = Some(b),
+                    b'[' => depth += 1,
+                    b']' => depth -= 1,
+                    b'>' if depth <= 0 => return start..i + 1,
+                    _ => {}
+                },
+            }
+            i += 1;
+        }
+        start..root_start
+    });
+    (decl, doctype)
+}
+
+/// What the builder knows about the parent of the nodes it is adding.
+#[derive(Clone)]
+struct Context {
+    id: NodeId,
+    /// Byte range between the parent's tags (the whole text for the document).
+    content: Range<usize>,
+    /// The parent is MathML with positional children.
+    fixed_arity: bool,
+    /// The parent is inside a `<math>` element.
+    in_math: bool,
 }
 
 fn build(text: &str, doc: &roxmltree::Document) -> Tree {
     let mut tree = Tree::new(text.len());
-    // (roxmltree node, our parent id, content range of the parent).
-    let mut stack: Vec<(roxmltree::Node, NodeId, Range<usize>)> = Vec::new();
-    let top = doc.root();
-    for child in top.children().rev() {
-        stack.push((child, tree.root(), 0..text.len()));
+    let root_start = doc.root_element().range().start;
+    let (decl, doctype) = prolog(text, root_start);
+    // A DOCTYPE that defines entities the document uses cannot go.
+    let doctype = doctype.map(|d| (d, !uses_custom_entities(&text[root_start..])));
+    let decl = decl.map(|d| (d, true));
+    for (span, label) in [(decl, "#xml-declaration"), (doctype, "#doctype")] {
+        if let Some((span, deletable)) = span {
+            let delete = deletable.then(|| deletion_span(text, span.start, span.end));
+            tree.push(
+                tree.root(),
+                node(NodeKind::Comment, label.into(), span, delete),
+            );
+        }
     }
+    let top = Context {
+        id: tree.root(),
+        content: 0..text.len(),
+        fixed_arity: false,
+        in_math: false,
+    };
     // Children are pushed in reverse so they pop in document order, which keeps the arena
     // in document order.
-    while let Some((xn, parent, parent_content)) = stack.pop() {
-        let at_top = parent == tree.root();
+    let mut stack: Vec<(roxmltree::Node, Context)> = doc
+        .root()
+        .children()
+        .rev()
+        .map(|c| (c, top.clone()))
+        .collect();
+    while let Some((xn, parent)) = stack.pop() {
         match xn.node_type() {
             roxmltree::NodeType::Element => {
-                let range = xn.range();
-                let delete = (!at_top).then(|| deletion_span(text, range.start, range.end));
-                let id = tree.push(
-                    parent,
-                    node(NodeKind::Element, qualified_name(text, &xn), range, delete),
-                );
-                for attr in xn.attributes() {
-                    let span = attr.range();
-                    let delete = take_whitespace(text, span.start)..span.end;
-                    tree.push(
-                        id,
-                        node(
-                            NodeKind::Attribute,
-                            attr.name().to_string(),
-                            span,
-                            Some(delete),
-                        ),
-                    );
-                }
-                let content = content_range(text, &xn);
+                let context = add_element(text, &mut tree, &xn, &parent);
                 for child in xn.children().rev() {
-                    stack.push((child, id, content.clone()));
+                    stack.push((child, context.clone()));
                 }
             }
-            roxmltree::NodeType::Text => {
-                // Text ranges are derived from the neighbours: roxmltree merges text and
-                // CDATA pieces into one node whose own range covers only the first piece.
-                let start = xn
-                    .prev_sibling()
-                    .map_or(parent_content.start, |s| s.range().end);
-                let end = xn
-                    .next_sibling()
-                    .map_or(parent_content.end, |s| s.range().start);
-                let raw = &text[start..end];
-                let trimmed = raw.trim_start();
-                if trimmed.is_empty() {
-                    continue;
-                }
-                let core_start = end - trimmed.len();
-                let core_end = core_start + trimmed.trim_end().len();
-                let delete = deletion_span(text, core_start, core_end);
-                tree.push(
-                    parent,
-                    node(
-                        NodeKind::Text,
-                        String::from("#text"),
-                        core_start..core_end,
-                        Some(delete),
-                    ),
-                );
-            }
+            roxmltree::NodeType::Text => add_text(text, &mut tree, &xn, &parent),
             roxmltree::NodeType::Comment | roxmltree::NodeType::PI => {
                 let range = xn.range();
                 let delete = deletion_span(text, range.start, range.end);
                 let label = if xn.is_comment() { "#comment" } else { "#pi" };
                 tree.push(
-                    parent,
-                    node(NodeKind::Comment, label.to_string(), range, Some(delete)),
+                    parent.id,
+                    node(NodeKind::Comment, label.into(), range, Some(delete)),
                 );
             }
             roxmltree::NodeType::Root => {}
         }
     }
+    add_top_level_whitespace(text, &mut tree);
     tree
+}
+
+/// Whitespace between the top-level nodes (prolog, root element, trailing comments) is
+/// formatting too; roxmltree does not report it.
+fn add_top_level_whitespace(text: &str, tree: &mut Tree) {
+    let root = tree.root();
+    let mut spans: Vec<Range<usize>> = tree
+        .node(root)
+        .children
+        .iter()
+        .map(|&id| tree.node(id).span.clone())
+        .collect();
+    spans.sort_by_key(|s| s.start);
+    let mut gaps = Vec::new();
+    let mut pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    for span in spans
+        .iter()
+        .chain(std::iter::once(&(text.len()..text.len())))
+    {
+        if span.start > pos && text[pos..span.start].chars().all(is_xml_space) {
+            gaps.push(pos..span.start);
+        }
+        pos = pos.max(span.end);
+    }
+    for gap in gaps {
+        tree.push(
+            root,
+            node(
+                NodeKind::Whitespace,
+                "#whitespace".into(),
+                gap.clone(),
+                Some(gap),
+            ),
+        );
+    }
+}
+
+fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context) -> Context {
+    let range = xn.range();
+    let tag = start_tag(text, range.start);
+    let content = if tag.empty {
+        tag.end..tag.end
+    } else {
+        let close = text[tag.end..range.end]
+            .rfind("</")
+            .map_or(range.end, |i| tag.end + i);
+        tag.end..close
+    };
+    let at_top = parent.id == tree.root();
+    let name = text[range.start + 1..]
+        .split(|c: char| c.is_whitespace() || c == '/' || c == '>')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let local = xn.tag_name().name();
+    let namespace = xn.tag_name().namespace();
+    let mathml = namespace == Some(PROFILE.namespace.as_str())
+        || (namespace.is_none() && (parent.in_math || local == "math"));
+    let delete =
+        (!at_top && !parent.fixed_arity).then(|| deletion_span(text, range.start, range.end));
+    let mut alternatives = Vec::new();
+    if parent.fixed_arity && text[range.clone()] != PROFILE.placeholder {
+        alternatives.push(vec![Edit {
+            span: range.clone(),
+            text: PROFILE.placeholder.clone(),
+        }]);
+    }
+    let elements: Vec<roxmltree::Node> = xn.children().filter(|c| c.is_element()).collect();
+    let has_text = xn
+        .children()
+        .any(|c| c.is_text() && c.text().is_some_and(|t| !t.chars().all(is_xml_space)));
+    // Unwrapping must leave one element where one element is required.
+    let single = elements.len() == 1 && !has_text;
+    if !tag.empty && (single || !(at_top || parent.fixed_arity)) {
+        alternatives.push(vec![
+            Edit::delete(deletion_span(text, range.start, content.start)),
+            Edit::delete(deletion_span(text, content.end, range.end)),
+        ]);
+    }
+    if !single && !parent.fixed_arity {
+        for child in &elements {
+            let c = child.range();
+            alternatives.push(vec![
+                Edit::delete(range.start..c.start),
+                Edit::delete(c.end..range.end),
+            ]);
+        }
+    }
+    let element_span = range.clone();
+    let mut element = node(NodeKind::Element, name, range, delete);
+    element.alternatives = alternatives;
+    let id = tree.push(parent.id, element);
+    for (name, span) in tag.attributes {
+        let name = &text[name];
+        // A namespace prefix still in use inside the element must stay declared.
+        let in_use = name
+            .strip_prefix("xmlns:")
+            .is_some_and(|prefix| prefix_in_use(&text[element_span.clone()], prefix));
+        let delete = (!in_use).then(|| take_whitespace(text, span.start)..span.end);
+        tree.push(
+            id,
+            node(NodeKind::Attribute, name.to_string(), span, delete),
+        );
+    }
+    Context {
+        id,
+        content,
+        fixed_arity: mathml && PROFILE.fixed_arity.contains(local),
+        in_math: mathml,
+    }
+}
+
+fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context) {
+    // Text ranges are derived from the neighbours: roxmltree merges text and CDATA pieces
+    // into one node whose own range covers only the first piece.
+    let start = xn
+        .prev_sibling()
+        .map_or(parent.content.start, |s| s.range().end);
+    let end = xn
+        .next_sibling()
+        .map_or(parent.content.end, |s| s.range().start);
+    let raw = &text[start..end];
+    let trimmed = raw.trim_start_matches(is_xml_space);
+    if trimmed.is_empty() {
+        tree.push(
+            parent.id,
+            node(
+                NodeKind::Whitespace,
+                "#whitespace".into(),
+                start..end,
+                Some(start..end),
+            ),
+        );
+        return;
+    }
+    let core_start = end - trimmed.len();
+    let core_end = core_start + trimmed.trim_end_matches(is_xml_space).len();
+    // Text inside a positional MathML parent would change arity only if it were an
+    // element; deleting it is safe.
+    let delete = deletion_span(text, core_start, core_end);
+    tree.push(
+        parent.id,
+        node(
+            NodeKind::Text,
+            "#text".into(),
+            core_start..core_end,
+            Some(delete),
+        ),
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::render;
 
-    fn spans(text: &str) -> Vec<(String, String, Option<String>)> {
+    fn nodes(text: &str) -> Vec<(String, String, Option<String>)> {
         let tree = Xml.parse(text).unwrap();
         tree.ids()
             .skip(1)
+            .filter(|&id| tree.node(id).kind != NodeKind::Whitespace)
             .map(|id| {
                 let n = tree.node(id);
                 (
@@ -193,30 +470,42 @@ mod tests {
             .collect()
     }
 
+    fn owned(a: &str, b: &str, c: Option<&str>) -> (String, String, Option<String>) {
+        (a.to_string(), b.to_string(), c.map(String::from))
+    }
+
     #[test]
     fn nodes_and_their_deletion_spans() {
-        let text = "<?xml version=\"1.0\"?>\n<!-- c -->\n<a x=\"1\" y='>'>\n  <b/>\n  t &amp; u<![CDATA[<z>]]>\n</a>\n";
-        let got = spans(text);
-        let s =
-            |a: &str, b: &str, c: Option<&str>| (a.to_string(), b.to_string(), c.map(String::from));
+        let text = "<?xml version=\"1.0\"?>\n<!-- c -->\n<a xmlns:p=\"u\" x=\"1\"\n   y='>'>\n  <b/>\n  t &amp; u<![CDATA[<z>]]>\n</a>\n";
+        let root = &text[33..text.len() - 1];
         assert_eq!(
-            got,
+            nodes(text),
             vec![
-                s("#comment", "<!-- c -->", Some("\n<!-- c -->")),
-                s("a", &text[33..], None),
-                s("x", "x=\"1\"", Some(" x=\"1\"")),
-                s("y", "y='>'", Some(" y='>'")),
-                s("b", "<b/>", Some("\n  <b/>")),
-                s(
+                owned(
+                    "#xml-declaration",
+                    "<?xml version=\"1.0\"?>",
+                    Some("<?xml version=\"1.0\"?>")
+                ),
+                owned("#comment", "<!-- c -->", Some("\n<!-- c -->")),
+                owned("a", root, None),
+                owned("xmlns:p", "xmlns:p=\"u\"", Some(" xmlns:p=\"u\"")),
+                owned("x", "x=\"1\"", Some(" x=\"1\"")),
+                owned("y", "y='>'", Some("\n   y='>'")),
+                owned("b", "<b/>", Some("\n  <b/>")),
+                owned(
                     "#text",
                     "t &amp; u<![CDATA[<z>]]>",
                     Some("\n  t &amp; u<![CDATA[<z>]]>")
                 ),
             ]
-            .into_iter()
-            .map(|(a, b, c)| (a, b.trim_end().to_string(), c))
-            .collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn doctype_with_internal_subset_is_one_node() {
+        let text = "<!DOCTYPE a [\n <!ENTITY e \">\">\n]>\n<a>&e;</a>";
+        let got = nodes(text);
+        assert_eq!(got[0].1, "<!DOCTYPE a [\n <!ENTITY e \">\">\n]>");
     }
 
     #[test]
@@ -236,6 +525,59 @@ mod tests {
                 ("#text".into(), 2)
             ]
         );
+    }
+
+    fn rewrites(text: &str, label: &str) -> Vec<String> {
+        let tree = Xml.parse(text).unwrap();
+        let id = tree.ids().find(|&id| tree.node(id).label == label).unwrap();
+        tree.node(id)
+            .alternatives
+            .iter()
+            .map(|edits| render(text, &edits.iter().collect::<Vec<_>>()))
+            .collect()
+    }
+
+    #[test]
+    fn elements_unwrap_and_hoist() {
+        let text = "<r><p>a<b>x</b><c/></p></r>";
+        assert_eq!(
+            rewrites(text, "p"),
+            vec![
+                "<r>a<b>x</b><c/></r>".to_string(),
+                "<r><b>x</b></r>".to_string(),
+                "<r><c/></r>".to_string(),
+            ]
+        );
+        // The root unwraps only onto a single element.
+        assert_eq!(
+            rewrites(text, "r"),
+            vec!["<p>a<b>x</b><c/></p>".to_string()]
+        );
+    }
+
+    #[test]
+    fn mathml_positional_children_take_the_placeholder() {
+        let m = "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">";
+        let text = format!("{m}<mfrac><mi>a</mi><mrow><mn>1</mn><mn>2</mn></mrow></mfrac></math>");
+        let tree = Xml.parse(&text).unwrap();
+        let mi = tree.ids().find(|&id| tree.node(id).label == "mi").unwrap();
+        assert_eq!(tree.node(mi).delete, None);
+        assert_eq!(
+            rewrites(&text, "mi")[0],
+            format!("{m}<mfrac><mrow/><mrow><mn>1</mn><mn>2</mn></mrow></mfrac></math>")
+        );
+        // An mrow holding two elements cannot be unwrapped inside a fraction.
+        assert_eq!(rewrites(&text, "mrow").len(), 1);
+    }
+
+    #[test]
+    fn character_units_keep_references_and_cdata_markers_whole() {
+        let text = "a&amp;<![CDATA[<b]]>";
+        let units: Vec<&str> = character_units(text, 0..text.len())
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(units, vec!["a", "&amp;", "<", "b"]);
     }
 
     #[test]
