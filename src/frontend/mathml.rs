@@ -31,6 +31,13 @@ pub static PROFILE: LazyLock<Profile> =
     LazyLock::new(|| toml::from_str(SOURCE).unwrap_or_default());
 
 impl Profile {
+    /// True when `local` names an element the profile describes.
+    pub fn knows(&self, local: &str) -> bool {
+        self.fixed_arity.contains(local)
+            || self.lists.contains(local)
+            || self.tokens.contains(local)
+    }
+
     /// True when `name` (a local name) in `namespace` has positional children.
     pub fn is_fixed_arity(&self, namespace: Option<&str>, local: &str) -> bool {
         namespace == Some(self.namespace.as_str()) && self.fixed_arity.contains(local)

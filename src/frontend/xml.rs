@@ -354,8 +354,10 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         .to_string();
     let local = xn.tag_name().name();
     let namespace = xn.tag_name().namespace();
+    // Without a namespace, an element is MathML under `<math>` or when it has a MathML
+    // name: once a reduction hoists a fraction out of its `<math>`, it is still one.
     let mathml = namespace == Some(PROFILE.namespace.as_str())
-        || (namespace.is_none() && (parent.in_math || local == "math"));
+        || (namespace.is_none() && (parent.in_math || PROFILE.knows(local)));
     let delete =
         (!at_top && !parent.fixed_arity).then(|| deletion_span(text, range.start, range.end));
     let mut alternatives = Vec::new();
@@ -363,6 +365,13 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         alternatives.push(vec![Edit {
             span: range.clone(),
             text: PROFILE.placeholder.clone(),
+        }]);
+    }
+    // `<a>  </a>` says the same as `<a/>`.
+    if !tag.empty && text[content.clone()].chars().all(is_xml_space) {
+        alternatives.push(vec![Edit {
+            span: tag.end - 1..range.end,
+            text: String::from("/>"),
         }]);
     }
     let elements: Vec<roxmltree::Node> = xn.children().filter(|c| c.is_element()).collect();
@@ -552,6 +561,21 @@ mod tests {
         assert_eq!(
             rewrites(text, "r"),
             vec!["<p>a<b>x</b><c/></p>".to_string()]
+        );
+    }
+
+    #[test]
+    fn a_fraction_outside_math_keeps_positional_children() {
+        let tree = Xml.parse("<mfrac><mi>q</mi><mn>1</mn></mfrac>").unwrap();
+        let mn = tree.ids().find(|&id| tree.node(id).label == "mn").unwrap();
+        assert_eq!(tree.node(mn).delete, None);
+    }
+
+    #[test]
+    fn empty_elements_collapse() {
+        assert_eq!(
+            rewrites("<r><e a='1'>\n  </e></r>", "e")[0],
+            "<r><e a='1'/></r>"
         );
     }
 
