@@ -51,7 +51,7 @@ pub struct Cli {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// How the nodes of one depth form lists: one per parent or one per depth.
-    #[arg(long, default_value = "parent", value_parser = ["parent", "depth"])]
+    #[arg(long, default_value = "depth", value_parser = ["depth", "parent"])]
     pub grouping: String,
     /// Oracle calls run in parallel (speculatively; the result is the same for every value).
     #[arg(short, long, value_name = "N")]
@@ -89,10 +89,10 @@ impl Cli {
             seed: self.seed,
             allow_empty: false,
         };
-        config.grouping = if self.grouping == "depth" {
-            Grouping::Depth
-        } else {
+        config.grouping = if self.grouping == "parent" {
             Grouping::Parent
+        } else {
+            Grouping::Depth
         };
         config.jobs = match self.jobs {
             Some(0) => return Err(String::from("--jobs must be at least 1")),

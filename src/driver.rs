@@ -21,9 +21,9 @@ use crate::{output, tokens};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Grouping {
     /// One list per parent (HDDr-like): siblings are reduced together.
-    #[default]
     Parent,
-    /// One list per depth (classic HDD).
+    /// One list per depth (classic HDD): the default, by measurement (ARCHITECTURE.md).
+    #[default]
     Depth,
 }
 
