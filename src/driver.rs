@@ -634,6 +634,24 @@ impl std::fmt::Display for Summary {
             self.stats.timeouts,
             self.stats.wasted
         )?;
+        let mut kinds: Vec<(&str, usize, usize)> = Vec::new();
+        for pass in &self.stats.passes {
+            let kind = pass.name.split(' ').next().unwrap_or_default();
+            match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
+                Some(entry) => {
+                    entry.1 += pass.calls;
+                    entry.2 += pass.bytes_removed;
+                }
+                None => kinds.push((kind, pass.calls, pass.bytes_removed)),
+            }
+        }
+        let per_pass: Vec<String> = kinds
+            .iter()
+            .map(|(kind, calls, bytes)| format!("{kind} {calls} calls / {bytes} bytes"))
+            .collect();
+        if !per_pass.is_empty() {
+            writeln!(f, "passes: {}", per_pass.join(", "))?;
+        }
         write!(
             f,
             "time: {:.2}s, result: {}",

@@ -152,3 +152,48 @@ fn fixtures_reduce_to_their_expected_output() {
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
+
+/// 1-minimality with respect to the offered edits: on every fixture's expected result,
+/// each single deletion or rewrite the front end offers either breaks the syntax or makes
+/// the fixture's own oracle say "not interesting".
+#[test]
+fn fixture_results_are_one_minimal() {
+    use treereduce::frontend::Format;
+    use treereduce::render::render;
+    let mut checked = 0;
+    for case in cases() {
+        let input = input_of(&case);
+        let ext = input.extension().unwrap().to_string_lossy().into_owned();
+        let expected = case.join(format!("expected.{ext}"));
+        let text = std::fs::read_to_string(&expected).unwrap();
+        let frontend = Format::from_path(&input).frontend();
+        let tree = frontend.parse(&text).unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let candidate = work.path().join(format!("candidate.{ext}"));
+        for id in tree.ids() {
+            let node = tree.node(id);
+            let deletion = node
+                .delete
+                .clone()
+                .map(|span| vec![treereduce::tree::Edit::delete(span)]);
+            for edits in deletion.iter().chain(&node.alternatives) {
+                let smaller = render(&text, &edits.iter().collect::<Vec<_>>());
+                if smaller == text || !frontend.is_valid(&smaller) {
+                    continue;
+                }
+                std::fs::write(&candidate, &smaller).unwrap();
+                let verdict = Command::new(case.join("check.sh"))
+                    .arg(&candidate)
+                    .status()
+                    .unwrap();
+                assert!(
+                    !verdict.success(),
+                    "{}: the result is not 1-minimal; this is still interesting:\n{smaller}",
+                    case.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} edits checked");
+}
