@@ -280,7 +280,25 @@ impl StartupChecks<'_> {
     /// Returns the text the reduction starts from.
     fn rest(&self, oracle: &Oracle, stats: &mut Stats) -> Result<String> {
         let config = self.config;
-        let second = self.ask(oracle, stats, self.original)?;
+        let smallest =
+            smallest_document(self.frontend, self.original).filter(|s| s.as_str() != self.original);
+        // Both calls are always made, so with two jobs they run side by side.
+        let (second, trivial) = match &smallest {
+            Some(smallest) if config.jobs > 1 => std::thread::scope(|scope| {
+                let trivial = scope.spawn(|| oracle.test(smallest));
+                let second = oracle.test(self.original);
+                let trivial = trivial.join().unwrap_or(Err(Error::Interrupted));
+                (second, Some(trivial))
+            }),
+            Some(smallest) => {
+                let second = oracle.test(self.original);
+                let trivial = second.is_ok().then(|| oracle.test(smallest));
+                (second, trivial)
+            }
+            None => (oracle.test(self.original), None),
+        };
+        let second = self.count(stats, second)?;
+        let trivial = trivial.map(|t| self.count(stats, t)).transpose()?;
         if !second.interesting {
             return Err(Error::Flaky(format!(
                 "flaky test: {} accepted the original {} once, then {} on it{}; make the test deterministic (or give a larger --timeout if it is slow) and try again",
@@ -290,12 +308,9 @@ impl StartupChecks<'_> {
                 stderr_excerpt(&second),
             )));
         }
-        let Some(smallest) =
-            smallest_document(self.frontend, self.original).filter(|s| s.as_str() != self.original)
-        else {
+        let (Some(smallest), Some(trivial)) = (smallest, trivial) else {
             return Ok(self.original.to_string());
         };
-        let trivial = self.ask(oracle, stats, &smallest)?;
         if !trivial.interesting {
             return Ok(self.original.to_string());
         }
@@ -311,7 +326,11 @@ impl StartupChecks<'_> {
     }
 
     fn ask(&self, oracle: &Oracle, stats: &mut Stats, text: &str) -> Result<Outcome> {
-        let outcome = oracle.test(text)?;
+        self.count(stats, oracle.test(text))
+    }
+
+    fn count(&self, stats: &mut Stats, outcome: Result<Outcome>) -> Result<Outcome> {
+        let outcome = outcome?;
         stats.oracle_calls += 1;
         if outcome.timed_out {
             stats.timeouts += 1;
