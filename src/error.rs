@@ -68,7 +68,7 @@ pub enum Error {
     #[error("{0}")]
     Trivial(String),
     /// The run was interrupted.
-    #[error("interrupted")]
+    #[error("interrupted before the original was accepted; nothing was written")]
     Interrupted,
 }
 

@@ -442,10 +442,12 @@ impl Capture {
     /// The last bytes of the stream, at most [`TAIL_BYTES`].
     fn tail(&self) -> Vec<u8> {
         let mut all = Vec::new();
-        if !self.gap {
+        if self.gap {
+            all.extend_from_slice(self.tail_slice());
+        } else {
             all.extend_from_slice(&self.head);
+            all.extend_from_slice(&self.tail);
         }
-        all.extend_from_slice(self.tail_slice());
         let start = all.len().saturating_sub(TAIL_BYTES);
         all.split_off(start)
     }
@@ -507,4 +509,58 @@ fn resolve_command(command: &Path) -> Result<PathBuf> {
 
 fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn oracle(dir: &Path, body: &str) -> Oracle {
+        let script = dir.join("t.sh");
+        std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Oracle::new(OracleConfig {
+            command: script,
+            args: Vec::new(),
+            file_name: OsString::from("c.txt"),
+            timeout: Some(Duration::from_secs(300)),
+            condition: Condition::default(),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn cancelling_kills_the_test_and_marks_the_outcome() {
+        let dir = tempfile::tempdir().unwrap();
+        let oracle = oracle(dir.path(), "sleep 300");
+        let cancel = AtomicBool::new(false);
+        let started = Instant::now();
+        let outcome = thread::scope(|scope| {
+            scope.spawn(|| {
+                thread::sleep(Duration::from_millis(300));
+                cancel.store(true, Ordering::SeqCst);
+            });
+            oracle.test_cancellable("x", &cancel).unwrap()
+        });
+        assert!(outcome.cancelled && !outcome.interesting && !outcome.timed_out);
+        assert!(started.elapsed() < Duration::from_secs(60));
+    }
+
+    #[test]
+    fn capture_keeps_head_and_tail_and_matches_within_them() {
+        let mut capture = Capture::new(4, 4);
+        for chunk in [&b"abcdef"[..], b"ghijkl", b"mnopqr"] {
+            capture.push(chunk);
+        }
+        assert_eq!(capture.head, b"abcd");
+        assert_eq!(capture.tail_slice(), b"opqr");
+        assert!(capture.is_match(&Regex::new("^abcd").unwrap()));
+        assert!(capture.is_match(&Regex::new("pqr$").unwrap()));
+        assert!(!capture.is_match(&Regex::new("ijk").unwrap()));
+        let mut whole = Capture::new(4, 4);
+        whole.push(b"abcdefg");
+        whole.push(b"hijkl");
+        assert!(whole.is_match(&Regex::new("cdefgh").unwrap()));
+        assert_eq!(whole.tail(), b"abcdefghijkl");
+    }
 }
