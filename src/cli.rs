@@ -9,20 +9,24 @@ use clap::Parser;
 use crate::Config;
 use crate::driver::Grouping;
 use crate::frontend::Format;
+use crate::oracle::Condition;
 use crate::reduce::{Order, StrategyKind, StrategyOptions};
 
 const AFTER_HELP: &str = "\
 The test is run once per candidate, in a fresh private folder that holds the candidate under
 the input's file name; the candidate's absolute path is appended to the test's arguments (or
 replaces `{}` where an argument contains it). Exit status 0 means the candidate is still
-interesting (it still shows the bug).
+interesting (it still shows the bug); --exit-code, --match and --timeout-is-interesting
+change that. Before reducing, the original is tested twice and the smallest document once.
 
 Exit codes:
   0    reduced (or nothing could be removed); the result is in the output file
-  1    the original input is not interesting to the test
-  2    usage or input error (unreadable or malformed input, test not found or not executable,
-       output folder not writable)
-  130  interrupted (Ctrl-C or SIGTERM); the output file holds the best result so far";
+  1    the test cannot guide a reduction: the original input is not interesting, the test
+       is flaky on it, or the test accepts even the smallest document (see --allow-trivial)
+  2    usage or input error (unreadable, empty, binary, non-UTF-8 or malformed input; test
+       not found or not executable; output folder not writable)
+  130  interrupted (Ctrl-C or SIGTERM); the output file holds the best result so far; a
+       second Ctrl-C stops at once, still killing the running tests";
 
 /// Shrink a file that triggers a bug into a small, still valid one that still triggers it.
 #[derive(Debug, Parser)]
@@ -60,7 +64,23 @@ pub struct Cli {
     /// time, at least 1 s]; a test that runs longer counts as uninteresting.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
-    /// Write run figures (sizes, oracle calls, cache hits, per-pass figures) as JSON here.
+    /// The exit status that means "interesting".
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=255))]
+    pub exit_code: i32,
+    /// Interesting only if the test's stdout or stderr also matches this regular
+    /// expression (searched in the first and the last 2 MiB of each stream).
+    #[arg(long = "match", value_name = "REGEX")]
+    pub pattern: Option<String>,
+    /// Hang reduction: a run that hits --timeout is interesting and a run that ends in time
+    /// is not. Needs --timeout.
+    #[arg(long, requires = "timeout")]
+    pub timeout_is_interesting: bool,
+    /// Reduce even when the test also accepts the smallest document (normally a sign that
+    /// the test does not check for the bug).
+    #[arg(long)]
+    pub allow_trivial: bool,
+    /// Write run figures (sizes, oracle calls, cache hits, timeouts, per-pass figures) as
+    /// JSON here.
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
     /// Print nothing but errors.
@@ -108,6 +128,23 @@ impl Cli {
             }
             None => None,
         };
+        let pattern = match &self.pattern {
+            Some(p) => Some(regex::bytes::Regex::new(p).map_err(|e| {
+                let reason = e.to_string();
+                let last = reason.lines().rev().find(|l| !l.trim().is_empty());
+                format!(
+                    "invalid --match pattern {p:?}: {}",
+                    last.unwrap_or("syntax error").trim()
+                )
+            })?),
+            None => None,
+        };
+        config.condition = Condition {
+            exit_code: self.exit_code,
+            pattern,
+            timeout_is_interesting: self.timeout_is_interesting,
+        };
+        config.allow_trivial = self.allow_trivial;
         config.verbose = !self.quiet;
         Ok(config)
     }

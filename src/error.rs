@@ -5,9 +5,12 @@ use std::path::PathBuf;
 
 /// Exit status: reduced, or nothing could be removed.
 pub const EXIT_OK: i32 = 0;
-/// Exit status: the original input is not interesting to the test.
+/// Exit status: the test cannot guide a reduction: the original input is not interesting,
+/// the verdict on the original changes between two runs (flaky), or the smallest document
+/// is interesting too (the test accepts anything; `--allow-trivial` overrides).
 pub const EXIT_NOT_INTERESTING: i32 = 1;
-/// Exit status: bad usage or bad input (unreadable or malformed file, missing test).
+/// Exit status: bad usage or bad input (unreadable, empty, binary, non-UTF-8 or malformed
+/// file; test not found or not executable; output folder not writable).
 pub const EXIT_USAGE: i32 = 2;
 /// Exit status: interrupted by Ctrl-C or SIGTERM; the output holds the best text so far.
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -26,6 +29,11 @@ pub enum Error {
     /// The input is not UTF-8.
     #[error("{path}: invalid UTF-8 at byte offset {offset}; treereduce reduces text files")]
     Utf8 { path: PathBuf, offset: usize },
+    /// The input holds a NUL byte.
+    #[error(
+        "{path}: binary file (NUL byte at byte offset {offset}); treereduce reduces text files"
+    )]
+    Binary { path: PathBuf, offset: usize },
     /// The input is empty.
     #[error("{path}: the input is empty; there is nothing to reduce")]
     Empty { path: PathBuf },
@@ -53,8 +61,14 @@ pub enum Error {
     /// The original input is not interesting.
     #[error("{0}")]
     NotInteresting(String),
+    /// The test gives different verdicts on the same original.
+    #[error("{0}")]
+    Flaky(String),
+    /// The test also accepts the smallest document.
+    #[error("{0}")]
+    Trivial(String),
     /// The run was interrupted.
-    #[error("interrupted")]
+    #[error("interrupted before the original was accepted; nothing was written")]
     Interrupted,
 }
 
@@ -62,7 +76,7 @@ impl Error {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::NotInteresting(_) => EXIT_NOT_INTERESTING,
+            Error::NotInteresting(_) | Error::Flaky(_) | Error::Trivial(_) => EXIT_NOT_INTERESTING,
             Error::Interrupted => EXIT_INTERRUPTED,
             _ => EXIT_USAGE,
         }

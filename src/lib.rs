@@ -10,6 +10,7 @@ pub mod error;
 pub mod frontend;
 pub mod oracle;
 pub mod output;
+pub mod progress;
 pub mod reduce;
 pub mod render;
 pub mod tokens;
@@ -21,9 +22,12 @@ use std::time::{Duration, Instant};
 
 use driver::{Driver, DriverOptions, Grouping, Stats, Summary};
 use error::{Error, Result};
-use frontend::Format;
-use oracle::{Oracle, OracleConfig};
+use frontend::{Format, Frontend};
+use oracle::{Condition, Oracle, OracleConfig, Outcome};
+use progress::{Progress, ProgressMode, ProgressOptions};
 use reduce::{StrategyKind, StrategyOptions};
+use render::render;
+use tree::Edit;
 
 /// Everything a run needs, as the command line gives it.
 #[derive(Debug, Clone)]
@@ -48,6 +52,10 @@ pub struct Config {
     pub jobs: usize,
     /// Per-call time limit; `None` derives one from the original's run time.
     pub timeout: Option<Duration>,
+    /// Which test runs count as interesting.
+    pub condition: Condition,
+    /// Go on even when the test also accepts the smallest document.
+    pub allow_trivial: bool,
     /// Print progress on stderr.
     pub verbose: bool,
 }
@@ -66,6 +74,8 @@ impl Config {
             grouping: Grouping::default(),
             jobs: 1,
             timeout: None,
+            condition: Condition::default(),
+            allow_trivial: false,
             verbose: false,
         }
     }
@@ -82,6 +92,12 @@ pub fn read_input(path: &Path) -> Result<String> {
             path: path.to_path_buf(),
         });
     }
+    if let Some(offset) = bytes.iter().position(|&b| b == 0) {
+        return Err(Error::Binary {
+            path: path.to_path_buf(),
+            offset,
+        });
+    }
     String::from_utf8(bytes).map_err(|e| Error::Utf8 {
         path: path.to_path_buf(),
         offset: e.utf8_error().valid_up_to(),
@@ -93,10 +109,38 @@ pub fn derived_timeout(original: Duration) -> Duration {
     (original * 10).max(Duration::from_secs(1))
 }
 
+/// The smallest document the front end allows for `text`: every deletable top-level node
+/// deleted, and every deletable child of a top-level node that must stay (for XML: the
+/// root element emptied, its prolog kept; for lines: the empty text). `None` when that
+/// text would not parse. Used to check that the test does not accept anything.
+pub fn smallest_document(frontend: &dyn Frontend, text: &str) -> Option<String> {
+    let tree = frontend.parse(text).ok()?;
+    let mut edits = Vec::new();
+    for &top in &tree.node(tree.root()).children {
+        let node = tree.node(top);
+        match &node.delete {
+            Some(span) => edits.push(Edit::delete(span.clone())),
+            None => edits.extend(
+                node.children
+                    .iter()
+                    .filter_map(|&child| tree.node(child).delete.clone().map(Edit::delete)),
+            ),
+        }
+    }
+    let edits: Vec<&Edit> = edits.iter().collect();
+    let smallest = render(text, &edits);
+    frontend.is_valid(&smallest).then_some(smallest)
+}
+
 /// Runs a whole reduction. On success or interruption the output file holds the best text
 /// the oracle accepted, and the summary says which of the two happened.
 pub fn run(config: &Config) -> Result<Summary> {
     let started = Instant::now();
+    if config.condition.timeout_is_interesting && config.timeout.is_none() {
+        return Err(Error::Usage(String::from(
+            "--timeout-is-interesting needs an explicit --timeout SECS (the time after which a run counts as a hang)",
+        )));
+    }
     let original = read_input(&config.input)?;
     let format = config
         .format
@@ -130,26 +174,45 @@ pub fn run(config: &Config) -> Result<Summary> {
         args: config.test_args.clone(),
         file_name,
         timeout: config.timeout,
+        condition: config.condition.clone(),
     })?;
+    let progress = Progress::new(ProgressOptions {
+        mode: if config.verbose {
+            ProgressMode::Auto
+        } else {
+            ProgressMode::Quiet
+        },
+        ..ProgressOptions::new(original.len())
+    });
+    oracle.set_progress(progress.clone());
 
     let mut stats = Stats::default();
-    let first = oracle.test(&original)?;
-    stats.oracle_calls += 1;
-    if !first.interesting {
-        return Err(not_interesting(config, &first));
-    }
-    if config.timeout.is_none() {
-        let timeout = derived_timeout(first.elapsed);
-        if config.verbose {
-            eprintln!(
-                "the original took {:.2}s; time limit per test: {:.2}s (set it with --timeout)",
-                first.elapsed.as_secs_f64(),
-                timeout.as_secs_f64()
-            );
+    let checks = StartupChecks {
+        config,
+        frontend: frontend.as_ref(),
+        progress: &progress,
+        original: &original,
+    };
+    progress.update(original.len(), "start-up checks");
+    let start = checks
+        .original_is_interesting(&mut oracle, &mut stats)
+        .and_then(|()| checks.rest(&oracle, &mut stats));
+    let start = match start {
+        Ok(text) => text,
+        // The original passed once: it is the best accepted text so far.
+        Err(Error::Interrupted) if stats.oracle_calls > 0 => {
+            progress.finish();
+            output::write_atomic(&output, &original)?;
+            let mut summary = Summary::new(&original, &original, stats, started, output);
+            summary.interrupted = true;
+            return Ok(summary);
         }
-        oracle.set_timeout(Some(timeout));
-    }
-    output::write_atomic(&output, &original)?;
+        Err(e) => {
+            progress.finish();
+            return Err(e);
+        }
+    };
+    output::write_atomic(&output, &start)?;
 
     let options = DriverOptions {
         strategy: config.strategy,
@@ -157,10 +220,14 @@ pub fn run(config: &Config) -> Result<Summary> {
         grouping: config.grouping,
         jobs: config.jobs,
         output: output.clone(),
-        verbose: config.verbose,
+        // The driver prints plain lines; on a terminal the live line replaces them.
+        verbose: config.verbose && !progress.is_live(),
     };
-    let mut driver = Driver::new(frontend.as_ref(), &oracle, options, original.clone(), stats);
+    progress.update(start.len(), "reducing");
+    progress.watch_output(&output);
+    let mut driver = Driver::new(frontend.as_ref(), &oracle, options, start, stats);
     let outcome = driver.run();
+    progress.finish();
     let mut summary = Summary::new(
         &original,
         driver.current(),
@@ -178,6 +245,100 @@ pub fn run(config: &Config) -> Result<Summary> {
     }
 }
 
+/// What the start-up checks need to know.
+struct StartupChecks<'a> {
+    config: &'a Config,
+    frontend: &'a dyn Frontend,
+    progress: &'a Progress,
+    original: &'a str,
+}
+
+impl StartupChecks<'_> {
+    /// Tests the original once; it must be interesting. Sets the derived time limit.
+    fn original_is_interesting(&self, oracle: &mut Oracle, stats: &mut Stats) -> Result<()> {
+        let config = self.config;
+        let first = self.ask(oracle, stats, self.original)?;
+        if !first.interesting {
+            return Err(not_interesting(config, &first));
+        }
+        if config.timeout.is_none() {
+            let timeout = derived_timeout(first.elapsed);
+            if config.verbose {
+                self.progress.println(&format!(
+                    "the original took {:.2}s; time limit per test: {:.2}s (set it with --timeout)",
+                    first.elapsed.as_secs_f64(),
+                    timeout.as_secs_f64()
+                ));
+            }
+            oracle.set_timeout(Some(timeout));
+        }
+        Ok(())
+    }
+
+    /// Tests the original a second time (a different verdict means a flaky test) and the
+    /// smallest document once (it must not be interesting unless `--allow-trivial`).
+    /// Returns the text the reduction starts from.
+    fn rest(&self, oracle: &Oracle, stats: &mut Stats) -> Result<String> {
+        let config = self.config;
+        let smallest =
+            smallest_document(self.frontend, self.original).filter(|s| s.as_str() != self.original);
+        // Both calls are always made, so with two jobs they run side by side.
+        let (second, trivial) = match &smallest {
+            Some(smallest) if config.jobs > 1 => std::thread::scope(|scope| {
+                let trivial = scope.spawn(|| oracle.test(smallest));
+                let second = oracle.test(self.original);
+                let trivial = trivial.join().unwrap_or(Err(Error::Interrupted));
+                (second, Some(trivial))
+            }),
+            Some(smallest) => {
+                let second = oracle.test(self.original);
+                let trivial = second.is_ok().then(|| oracle.test(smallest));
+                (second, trivial)
+            }
+            None => (oracle.test(self.original), None),
+        };
+        let second = self.count(stats, second)?;
+        let trivial = trivial.map(|t| self.count(stats, t)).transpose()?;
+        if !second.interesting {
+            return Err(Error::Flaky(format!(
+                "flaky test: {} accepted the original {} once, then {} on it{}; make the test deterministic (or give a larger --timeout if it is slow) and try again",
+                config.test.display(),
+                config.input.display(),
+                verdict(&second),
+                stderr_excerpt(&second),
+            )));
+        }
+        let (Some(smallest), Some(trivial)) = (smallest, trivial) else {
+            return Ok(self.original.to_string());
+        };
+        if !trivial.interesting {
+            return Ok(self.original.to_string());
+        }
+        if !config.allow_trivial {
+            let shown: String = smallest.chars().take(60).collect();
+            return Err(Error::Trivial(format!(
+                "the test accepts anything: {} also says the smallest document {:?} is interesting; make it check for the bug (e.g. grep for the error message), or pass --allow-trivial to reduce anyway",
+                config.test.display(),
+                shown.trim_end(),
+            )));
+        }
+        Ok(smallest)
+    }
+
+    fn ask(&self, oracle: &Oracle, stats: &mut Stats, text: &str) -> Result<Outcome> {
+        self.count(stats, oracle.test(text))
+    }
+
+    fn count(&self, stats: &mut Stats, outcome: Result<Outcome>) -> Result<Outcome> {
+        let outcome = outcome?;
+        stats.oracle_calls += 1;
+        if outcome.timed_out {
+            stats.timeouts += 1;
+        }
+        Ok(outcome)
+    }
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
@@ -185,22 +346,44 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn not_interesting(config: &Config, outcome: &oracle::Outcome) -> Error {
-    let tail: Vec<&str> = outcome.stderr_tail.lines().rev().take(10).collect();
-    let mut message = format!(
-        "the original input is not interesting: {} {} on it",
-        config.test.display(),
-        outcome.describe_status()
-    );
-    if tail.is_empty() {
-        message.push_str(" and printed nothing on stderr");
+/// Why a run was not interesting, in words: "exited 3", "exited 0 but its output did not
+/// match --match".
+fn verdict(outcome: &Outcome) -> String {
+    let status = outcome.describe_status();
+    if outcome.matched == Some(false) {
+        format!("{status} but its output did not match --match")
     } else {
-        message.push_str("; the last lines of its stderr:");
-        for line in tail.iter().rev() {
-            message.push_str("\n    ");
-            message.push_str(line);
-        }
+        status
     }
+}
+
+/// "; the last lines of its stderr: ..." or " and printed nothing on stderr".
+fn stderr_excerpt(outcome: &Outcome) -> String {
+    let tail: Vec<&str> = outcome.stderr_tail.lines().rev().take(10).collect();
+    if tail.is_empty() {
+        return String::from(" and printed nothing on stderr");
+    }
+    let mut message = String::from("; the last lines of its stderr:");
+    for line in tail.iter().rev() {
+        message.push_str("\n    ");
+        // Binary noise and endless lines would bury the message.
+        let shown: String = line
+            .chars()
+            .take(200)
+            .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
+            .collect();
+        message.push_str(&shown);
+    }
+    message
+}
+
+fn not_interesting(config: &Config, outcome: &Outcome) -> Error {
+    let mut message = format!(
+        "the original input is not interesting: {} {} on it{}",
+        config.test.display(),
+        verdict(outcome),
+        stderr_excerpt(outcome),
+    );
     message.push_str(&format!(
         "\nrun it by hand to see why: {} {}",
         config.test.display(),

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use clap::Parser;
 use treereduce::cli::Cli;
 use treereduce::error::{EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE};
-use treereduce::oracle::INTERRUPTED;
+use treereduce::oracle::{self, INTERRUPTED};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -18,9 +18,14 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE as u8);
         }
     };
-    // The first Ctrl-C asks for a clean stop; a second one leaves at once.
+    // The first Ctrl-C or SIGTERM asks for a clean stop; a second one leaves at once, after
+    // killing the running tests and removing the temporary folders.
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            oracle::emergency_cleanup();
+            eprintln!(
+                "treereduce: interrupted again; stopped at once; the output file, if any, holds the last accepted text"
+            );
             std::process::exit(EXIT_INTERRUPTED);
         }
     });

@@ -1,7 +1,9 @@
 //! The only module that spawns processes. Each candidate is written under the input's own
 //! file name into a fresh private folder, and the user's test runs there in its own process
 //! group with the candidate's absolute path as its last argument (or in place of `{}`).
-//! Output is drained while the test runs; a timeout or an interrupt kills the whole group.
+//! Output is drained while the test runs (bounded memory); a timeout, an interrupt or a
+//! cancellation kills the whole group. A global registry of live groups and temporary roots
+//! lets the second Ctrl-C clean up from the signal-handling thread before leaving at once.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -10,11 +12,14 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use regex::bytes::Regex;
+
 use crate::error::{Error, Result};
+use crate::progress::Progress;
 
 /// Set by the Ctrl-C / SIGTERM handler; every wait loop polls it.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -24,8 +29,70 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-/// How much of each output stream is kept for diagnostics.
+/// How much of stderr is kept for diagnostics.
 const TAIL_BYTES: usize = 64 * 1024;
+
+/// With `--match`, the pattern is searched in the first and in the last `MATCH_WINDOW`
+/// bytes of each of stdout and stderr; the middle of a longer stream is never held.
+pub const MATCH_WINDOW: usize = 2 * 1024 * 1024;
+
+/// How often wait loops look at the clock, the interrupt flag and cancellation.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How long to wait for the output pipes to close once the test's group is dead. Only a
+/// process that left the group (`setsid`) can hold them longer; then we stop listening.
+const PIPE_GRACE: Duration = Duration::from_secs(2);
+
+/// Process groups of running tests and temporary roots of live oracles, for the
+/// emergency exit on a second interrupt.
+struct Registry {
+    groups: Vec<i32>,
+    roots: Vec<PathBuf>,
+}
+
+static LIVE: Mutex<Registry> = Mutex::new(Registry {
+    groups: Vec::new(),
+    roots: Vec::new(),
+});
+
+fn live() -> MutexGuard<'static, Registry> {
+    // A panic while holding the lock leaves valid vectors behind; keep using them.
+    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Kills every running test's process group and removes every temporary root. Meant for
+/// the signal-handling thread just before `std::process::exit`: it keeps the registry
+/// locked when it returns, so no test can start afterwards.
+pub fn emergency_cleanup() {
+    let registry = live();
+    for &group in &registry.groups {
+        kill_group(group);
+    }
+    for root in &registry.roots {
+        // A killed test may still be finishing a file operation; try a few times.
+        for _ in 0..5 {
+            if std::fs::remove_dir_all(root).is_ok() || !root.exists() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+    // Keep the lock until the process exits so no new test starts.
+    std::mem::forget(registry);
+}
+
+/// Which runs count as interesting. All given conditions must hold.
+#[derive(Debug, Clone, Default)]
+pub struct Condition {
+    /// The exit status that means "interesting" (default 0).
+    pub exit_code: i32,
+    /// The combined output must match this (searched in each stream's first and last
+    /// [`MATCH_WINDOW`] bytes).
+    pub pattern: Option<Regex>,
+    /// Hang reduction: a run that hits the time limit is interesting and a run that ends
+    /// in time is not, whatever its exit status.
+    pub timeout_is_interesting: bool,
+}
 
 /// How to run the user's test.
 #[derive(Debug, Clone)]
@@ -36,19 +103,25 @@ pub struct OracleConfig {
     pub args: Vec<OsString>,
     /// The file name every candidate is written under.
     pub file_name: OsString,
-    /// Kill the test after this long and count the candidate as uninteresting.
+    /// Kill the test after this long.
     pub timeout: Option<Duration>,
+    /// What counts as interesting.
+    pub condition: Condition,
 }
 
 /// What one test run said.
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    /// The test's verdict.
+    /// The verdict under the configured [`Condition`].
     pub interesting: bool,
     /// Exit status, `None` when killed by us.
     pub status: Option<ExitStatus>,
     /// True when the timeout killed it.
     pub timed_out: bool,
+    /// True when the caller cancelled the run; the verdict then means nothing.
+    pub cancelled: bool,
+    /// Whether `--match` found its pattern; `None` without a pattern.
+    pub matched: Option<bool>,
     /// Last bytes of stderr.
     pub stderr_tail: String,
     /// Wall time of the run.
@@ -60,6 +133,9 @@ impl Outcome {
     pub fn describe_status(&self) -> String {
         if self.timed_out {
             return String::from("timed out");
+        }
+        if self.cancelled {
+            return String::from("was cancelled");
         }
         match self.status {
             Some(s) => match (s.code(), s.signal()) {
@@ -77,25 +153,44 @@ impl Outcome {
 pub struct Oracle {
     config: OracleConfig,
     root: tempfile::TempDir,
+    progress: Option<Progress>,
 }
 
 impl Oracle {
     /// Checks that the test can be run and makes the private temporary root (under `TMPDIR`).
     pub fn new(mut config: OracleConfig) -> Result<Self> {
         config.command = resolve_command(&config.command)?;
+        let mut registry = live();
         let root = tempfile::Builder::new()
             .prefix("treereduce-")
             .tempdir()
             .map_err(|e| Error::Test {
                 command: config.command.display().to_string(),
-                reason: format!("cannot create a temporary folder: {e}"),
+                reason: format!(
+                    "cannot create a temporary folder: {e}; check that TMPDIR names a writable folder"
+                ),
             })?;
-        Ok(Oracle { config, root })
+        registry.roots.push(root.path().to_path_buf());
+        Ok(Oracle {
+            config,
+            root,
+            progress: None,
+        })
     }
 
     /// Changes the per-call time limit.
     pub fn set_timeout(&mut self, timeout: Option<Duration>) {
         self.config.timeout = timeout;
+    }
+
+    /// The per-call time limit.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.config.timeout
+    }
+
+    /// Reports every finished call to `progress`.
+    pub fn set_progress(&mut self, progress: Progress) {
+        self.progress = Some(progress);
     }
 
     /// The folder that holds every candidate folder; removed when the oracle is dropped.
@@ -106,6 +201,16 @@ impl Oracle {
     /// Runs the test on `text`. `Err` only for failures of treereduce itself (cannot write
     /// the candidate, cannot spawn) or an interrupt.
     pub fn test(&self, text: &str) -> Result<Outcome> {
+        self.test_cancellable(text, &AtomicBool::new(false))
+    }
+
+    /// Like [`Oracle::test`], but once `cancel` becomes true the test's group is killed
+    /// and the outcome comes back with `cancelled` set (its verdict must not be used or
+    /// cached). Meant for speculative calls that an earlier success made useless.
+    pub fn test_cancellable(&self, text: &str, cancel: &AtomicBool) -> Result<Outcome> {
+        if interrupted() {
+            return Err(Error::Interrupted);
+        }
         let dir = tempfile::Builder::new()
             .prefix("c")
             .tempdir_in(self.root.path())
@@ -113,85 +218,146 @@ impl Oracle {
         let path = dir.path().join(&self.config.file_name);
         std::fs::write(&path, text)
             .map_err(|e| self.fail(format!("cannot write {}: {e}", path.display())))?;
+        let mut command = self.command(&path);
+        command.current_dir(dir.path());
+        let run = self.run(command, cancel);
+        if let Some(progress) = &self.progress
+            && let Ok(outcome) = &run
+            && !outcome.cancelled
+        {
+            progress.call_finished();
+        }
+        run
+    }
+
+    fn command(&self, candidate: &Path) -> Command {
         let mut command = Command::new(&self.config.command);
         let mut substituted = false;
         for arg in &self.config.args {
             if let Some(s) = arg.to_str().filter(|s| s.contains("{}")) {
-                command.arg(s.replace("{}", &path.to_string_lossy()));
+                command.arg(s.replace("{}", &candidate.to_string_lossy()));
                 substituted = true;
             } else {
                 command.arg(arg);
             }
         }
         if !substituted {
-            command.arg(&path);
+            command.arg(candidate);
         }
         command
-            .current_dir(dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        command
+    }
+
+    /// Spawns, drains, waits with the time limit, and kills the whole group at the end.
+    fn run(&self, mut command: Command, cancel: &AtomicBool) -> Result<Outcome> {
+        let window = if self.config.condition.pattern.is_some() {
+            MATCH_WINDOW
+        } else {
+            0
+        };
         let started = Instant::now();
-        let mut child = command
-            .spawn()
-            .map_err(|e| self.fail(format!("cannot start it: {e}")))?;
-        let pid = child.id();
-        let stdout = child.stdout.take().map(drain);
-        let stderr_tail = Arc::new(Mutex::new(Vec::new()));
-        let stderr = child
-            .stderr
-            .take()
-            .map(|s| drain_into(s, stderr_tail.clone()));
-        let (tx, rx) = mpsc::channel();
-        let waiter = thread::spawn(move || {
-            let _ = tx.send(child.wait());
+        // Spawning under the registry lock means the emergency cleanup either sees this
+        // group or runs before it exists.
+        let (mut child, group) = {
+            let mut registry = live();
+            if interrupted() {
+                return Err(Error::Interrupted);
+            }
+            let child = command
+                .spawn()
+                .map_err(|e| self.fail(format!("cannot start it: {e}")))?;
+            let group = i32::try_from(child.id()).unwrap_or(i32::MAX);
+            registry.groups.push(group);
+            (child, group)
+        };
+        let (done_tx, done_rx) = mpsc::channel();
+        let stdout = Arc::new(Mutex::new(Capture::new(window, 0)));
+        let stderr = Arc::new(Mutex::new(Capture::new(window, TAIL_BYTES)));
+        let mut drains = 0;
+        if let Some(s) = child.stdout.take() {
+            drain(s, stdout.clone(), done_tx.clone());
+            drains += 1;
+        }
+        if let Some(s) = child.stderr.take() {
+            drain(s, stderr.clone(), done_tx.clone());
+            drains += 1;
+        }
+        // Waits for the leader to end without reaping it, so its id (the group id) stays
+        // reserved until we have killed the rest of the group.
+        let (exit_tx, exit_rx) = mpsc::channel();
+        thread::spawn(move || {
+            let pid = nix::unistd::Pid::from_raw(group);
+            let flags = nix::sys::wait::WaitPidFlag::WEXITED | nix::sys::wait::WaitPidFlag::WNOWAIT;
+            let wait = || nix::sys::wait::waitid(nix::sys::wait::Id::Pid(pid), flags);
+            while let Err(nix::errno::Errno::EINTR) = wait() {}
+            let _ = exit_tx.send(());
         });
         let deadline = self.config.timeout.map(|t| started + t);
         let mut timed_out = false;
         let mut was_interrupted = false;
-        let status = loop {
-            let slice = match deadline {
-                Some(d) => d
-                    .saturating_duration_since(Instant::now())
-                    .min(Duration::from_millis(50)),
-                None => Duration::from_millis(50),
-            };
-            match rx.recv_timeout(slice) {
-                Ok(status) => break status.ok(),
+        let mut cancelled = false;
+        loop {
+            let slice = deadline.map_or(POLL, |d| {
+                d.saturating_duration_since(Instant::now()).min(POLL)
+            });
+            match exit_rx.recv_timeout(slice) {
+                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if interrupted() {
                         was_interrupted = true;
+                    } else if cancel.load(Ordering::SeqCst) {
+                        cancelled = true;
                     } else if deadline.is_some_and(|d| Instant::now() >= d) {
                         timed_out = true;
                     } else {
                         continue;
                     }
-                    kill_group(pid);
-                    break rx.recv().ok().and_then(|s| s.ok());
+                    kill_group(group);
+                    let _ = exit_rx.recv();
+                    break;
                 }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
             }
-        };
-        let elapsed = started.elapsed();
-        // Whatever the test left running in its group goes too.
-        kill_group(pid);
-        let _ = waiter.join();
-        if let Some(h) = stdout {
-            let _ = h.join();
         }
-        if let Some(h) = stderr {
-            let _ = h.join();
+        let elapsed = started.elapsed();
+        // Whatever the test left running in its group goes too; the leader is still an
+        // unreaped zombie here, so the group id cannot have been reused.
+        kill_group(group);
+        let status = child.wait().ok();
+        live().groups.retain(|&g| g != group);
+        let grace = Instant::now() + PIPE_GRACE;
+        for _ in 0..drains {
+            if done_rx
+                .recv_timeout(grace.saturating_duration_since(Instant::now()))
+                .is_err()
+            {
+                break;
+            }
         }
         if was_interrupted {
             return Err(Error::Interrupted);
         }
-        let tail = stderr_tail.lock().map(|t| t.clone()).unwrap_or_default();
-        let status = if timed_out { None } else { status };
+        let status = if timed_out || cancelled { None } else { status };
+        let matched = self.config.condition.pattern.as_ref().map(|re| {
+            let found = |c: &Arc<Mutex<Capture>>| c.lock().map(|c| c.is_match(re)).unwrap_or(false);
+            found(&stdout) || found(&stderr)
+        });
+        let condition = &self.config.condition;
+        let ended_as_wanted = if condition.timeout_is_interesting {
+            timed_out
+        } else {
+            !timed_out && !cancelled && status.and_then(|s| s.code()) == Some(condition.exit_code)
+        };
+        let tail = stderr.lock().map(|c| c.tail()).unwrap_or_default();
         Ok(Outcome {
-            interesting: !timed_out && status.is_some_and(|s| s.success()),
+            interesting: ended_as_wanted && matched.unwrap_or(true),
             status,
             timed_out,
+            cancelled,
+            matched,
             stderr_tail: String::from_utf8_lossy(&tail).into_owned(),
             elapsed,
         })
@@ -205,47 +371,110 @@ impl Oracle {
     }
 }
 
-fn kill_group(pid: u32) {
-    if let Ok(pid) = i32::try_from(pid) {
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(pid),
-            nix::sys::signal::Signal::SIGKILL,
-        );
+impl Drop for Oracle {
+    fn drop(&mut self) {
+        let root = self.root.path().to_path_buf();
+        live().roots.retain(|r| *r != root);
     }
 }
 
-/// Reads a stream to its end, throwing the bytes away.
-fn drain(mut stream: impl Read + Send + 'static) -> thread::JoinHandle<()> {
-    thread::spawn(move || {
-        let mut buf = [0u8; 64 * 1024];
-        while matches!(stream.read(&mut buf), Ok(n) if n > 0) {}
-    })
+fn kill_group(group: i32) {
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(group),
+        nix::sys::signal::Signal::SIGKILL,
+    );
 }
 
-/// Reads a stream to its end, keeping the last [`TAIL_BYTES`] in `tail`.
-fn drain_into(
+/// The bytes of one output stream that are kept: the first `head_limit` bytes and the last
+/// `tail_limit.max(head_limit)` bytes, never more than about three times that in memory.
+#[derive(Debug)]
+struct Capture {
+    head: Vec<u8>,
+    head_limit: usize,
+    tail: Vec<u8>,
+    tail_limit: usize,
+    /// True once bytes were dropped between `head` and `tail`.
+    gap: bool,
+}
+
+impl Capture {
+    fn new(head_limit: usize, tail_limit: usize) -> Self {
+        Capture {
+            head: Vec::new(),
+            head_limit,
+            tail: Vec::new(),
+            tail_limit: tail_limit.max(head_limit),
+            gap: false,
+        }
+    }
+
+    fn push(&mut self, mut bytes: &[u8]) {
+        if self.head.len() < self.head_limit {
+            let take = bytes.len().min(self.head_limit - self.head.len());
+            self.head.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+        }
+        self.tail.extend_from_slice(bytes);
+        if self.tail.len() > 2 * self.tail_limit.max(1) {
+            let cut = self.tail.len() - self.tail_limit;
+            self.tail.drain(..cut);
+            self.gap = true;
+        }
+    }
+
+    /// True when `re` matches the kept bytes: the whole stream when it was kept whole,
+    /// otherwise its head and its tail separately (a match never spans the gap).
+    fn is_match(&self, re: &Regex) -> bool {
+        if self.gap {
+            re.is_match(&self.head) || re.is_match(self.tail_slice())
+        } else {
+            let mut whole = self.head.clone();
+            whole.extend_from_slice(&self.tail);
+            re.is_match(&whole)
+        }
+    }
+
+    fn tail_slice(&self) -> &[u8] {
+        let start = self.tail.len().saturating_sub(self.tail_limit);
+        &self.tail[start..]
+    }
+
+    /// The last bytes of the stream, at most [`TAIL_BYTES`].
+    fn tail(&self) -> Vec<u8> {
+        let mut all = Vec::new();
+        if self.gap {
+            all.extend_from_slice(self.tail_slice());
+        } else {
+            all.extend_from_slice(&self.head);
+            all.extend_from_slice(&self.tail);
+        }
+        let start = all.len().saturating_sub(TAIL_BYTES);
+        all.split_off(start)
+    }
+}
+
+/// Reads a stream to its end into `capture`, then says so on `done`.
+fn drain(
     mut stream: impl Read + Send + 'static,
-    tail: Arc<Mutex<Vec<u8>>>,
-) -> thread::JoinHandle<()> {
+    capture: Arc<Mutex<Capture>>,
+    done: mpsc::Sender<()>,
+) {
     thread::spawn(move || {
-        let mut buf = [0u8; 64 * 1024];
-        let mut kept: Vec<u8> = Vec::new();
-        while let Ok(n) = stream.read(&mut buf) {
-            if n == 0 {
-                break;
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match stream.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    if let Ok(mut c) = capture.lock() {
+                        c.push(&buf[..n]);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
             }
-            kept.extend_from_slice(&buf[..n]);
-            if kept.len() > 2 * TAIL_BYTES {
-                kept.drain(..kept.len() - TAIL_BYTES);
-            }
         }
-        if kept.len() > TAIL_BYTES {
-            kept.drain(..kept.len() - TAIL_BYTES);
-        }
-        if let Ok(mut t) = tail.lock() {
-            *t = kept;
-        }
-    })
+        let _ = done.send(());
+    });
 }
 
 /// Finds the test program: a path with a slash is taken relative to the current folder
@@ -280,4 +509,58 @@ fn resolve_command(command: &Path) -> Result<PathBuf> {
 
 fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn oracle(dir: &Path, body: &str) -> Oracle {
+        let script = dir.join("t.sh");
+        std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Oracle::new(OracleConfig {
+            command: script,
+            args: Vec::new(),
+            file_name: OsString::from("c.txt"),
+            timeout: Some(Duration::from_secs(300)),
+            condition: Condition::default(),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn cancelling_kills_the_test_and_marks_the_outcome() {
+        let dir = tempfile::tempdir().unwrap();
+        let oracle = oracle(dir.path(), "sleep 300");
+        let cancel = AtomicBool::new(false);
+        let started = Instant::now();
+        let outcome = thread::scope(|scope| {
+            scope.spawn(|| {
+                thread::sleep(Duration::from_millis(300));
+                cancel.store(true, Ordering::SeqCst);
+            });
+            oracle.test_cancellable("x", &cancel).unwrap()
+        });
+        assert!(outcome.cancelled && !outcome.interesting && !outcome.timed_out);
+        assert!(started.elapsed() < Duration::from_secs(60));
+    }
+
+    #[test]
+    fn capture_keeps_head_and_tail_and_matches_within_them() {
+        let mut capture = Capture::new(4, 4);
+        for chunk in [&b"abcdef"[..], b"ghijkl", b"mnopqr"] {
+            capture.push(chunk);
+        }
+        assert_eq!(capture.head, b"abcd");
+        assert_eq!(capture.tail_slice(), b"opqr");
+        assert!(capture.is_match(&Regex::new("^abcd").unwrap()));
+        assert!(capture.is_match(&Regex::new("pqr$").unwrap()));
+        assert!(!capture.is_match(&Regex::new("ijk").unwrap()));
+        let mut whole = Capture::new(4, 4);
+        whole.push(b"abcdefg");
+        whole.push(b"hijkl");
+        assert!(whole.is_match(&Regex::new("cdefgh").unwrap()));
+        assert_eq!(whole.tail(), b"abcdefghijkl");
+    }
 }

@@ -1,0 +1,534 @@
+//! Robustness of the real binary against real `sh` tests: timeouts that kill whole process
+//! groups, tests that print tens of megabytes, SIGINT and SIGTERM, start-up sanity checks,
+//! built-in conditions, `-j` independence, deep and binary inputs, and temporary folders
+//! that never outlive a run. Time bounds are generous: only "finishes within N s".
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::fixtures::json_number;
+
+/// A scratch folder with the input, the test scripts, and a private `TMPDIR`.
+struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("tmp")).unwrap();
+        Scratch { dir }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn tmpdir(&self) -> PathBuf {
+        self.path().join("tmp")
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.path().join(name), text).unwrap();
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.path().join(name)).unwrap()
+    }
+
+    fn script(&self, name: &str, body: &str) {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_treereduce"));
+        command
+            .current_dir(self.path())
+            .env("TMPDIR", self.tmpdir())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let child = self.command(args).spawn().unwrap();
+        finish(child, 300)
+    }
+
+    /// Names left in the private `TMPDIR`.
+    fn leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(self.tmpdir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+}
+
+/// Waits for `child` at most `secs` seconds (then kills it and fails).
+fn finish(mut child: Child, secs: u64) -> Output {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    // Read the pipes on threads so a chatty child cannot block on them.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut buf).unwrap();
+        buf
+    });
+    let err = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut buf).unwrap();
+        buf
+    });
+    let status: ExitStatus = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("treereduce did not finish within {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A number no other process on the machine has on its command line, to be used as a
+/// `sleep` duration so `pgrep -f` can find exactly the processes of one test.
+fn marker(seconds: u32) -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    format!(
+        "{seconds}.{}{}7",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    )
+}
+
+/// True when some process has `sleep <marker>` on its command line.
+fn alive(marker: &str) -> bool {
+    Command::new("pgrep")
+        .args(["-f", &format!("sleep {marker}")])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+}
+
+/// Polls `condition` every 50 ms for at most `secs` seconds.
+fn eventually(secs: u64, mut condition: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < deadline {
+        if condition() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    condition()
+}
+
+fn signal(child: &Child, sig: nix::sys::signal::Signal) {
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, sig).unwrap();
+}
+
+/// `<a>` holding `n` children, every third of which is `<keep/>`.
+fn list_input(n: usize) -> String {
+    let mut text = String::from("<?xml version=\"1.0\"?>\n<a>\n");
+    for i in 0..n {
+        if i % 3 == 0 {
+            text.push_str("  <keep/>\n");
+        } else {
+            text.push_str(&format!("  <x{i} v=\"{i}\">t{i}</x{i}>\n"));
+        }
+    }
+    text.push_str("</a>\n");
+    text
+}
+
+#[test]
+fn timeout_kills_the_whole_process_group_and_is_counted() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <keep/>\n  <hang/>\n  <x/>\n  <y/>\n</a>\n");
+    let mark = marker(1000);
+    // Without <hang/> the test starts a background sleeper and then sleeps itself.
+    s.script(
+        "t.sh",
+        &format!(
+            "grep -q keep \"$1\" || exit 1\ngrep -q hang \"$1\" && exit 0\nsleep {mark} &\nsleep {mark}\n"
+        ),
+    );
+    let child = s
+        .command(&[
+            "a.xml",
+            "./t.sh",
+            "-j",
+            "1",
+            "--timeout",
+            "1",
+            "--stats-json",
+            "stats.json",
+        ])
+        .spawn()
+        .unwrap();
+    // The sleepers do appear while it runs, so the final check can see them.
+    assert!(eventually(120, || alive(&mark)), "no test ever hung");
+    let out = finish(child, 300);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        eventually(10, || !alive(&mark)),
+        "a process of a timed-out test survived"
+    );
+    assert_eq!(s.read("a.reduced.xml"), "<a><keep/><hang/></a>");
+    let json = s.read("stats.json");
+    let timeouts = json_number(&json, "timeouts");
+    assert!(timeouts >= 1, "{json}");
+    assert!(json_number(&json, "oracle_calls") >= timeouts + 3, "{json}");
+    assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
+}
+
+#[test]
+fn derived_time_limit_is_printed_unless_quiet() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a><keep/><b/></a>");
+    s.script("t.sh", "grep -q keep \"$1\"");
+    let out = s.run(&["a.xml", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("time limit per test: 1.00s"),
+        "{}",
+        stderr(&out)
+    );
+    let out = s.run(&["a.xml", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn forty_megabytes_of_output_do_not_block_and_match_sees_the_end() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <keep/>\n  <b/>\n</a>\n");
+    // 40 MB on each stream, then a marker at the very end of stderr.
+    s.script(
+        "t.sh",
+        "head -c 40000000 /dev/zero\nhead -c 40000000 /dev/zero >&2\ngrep -q keep \"$1\" || exit 1\necho END-MARK >&2",
+    );
+    let started = Instant::now();
+    let out = s.run(&["a.xml", "./t.sh", "-q", "-j", "1", "--timeout", "120"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("a.reduced.xml"), "<keep/>");
+    let out = s.run(&[
+        "a.xml",
+        "./t.sh",
+        "-q",
+        "--timeout",
+        "120",
+        "--match",
+        "END-MARK",
+        "-o",
+        "m.xml",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("m.xml"), "<keep/>");
+    assert!(started.elapsed() < Duration::from_secs(280));
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn match_only_searches_the_head_and_tail_windows() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <keep/>\n  <b/>\n</a>\n");
+    // The marker sits 10 MB into a 20 MB stream: past the 2 MiB windows at both ends.
+    s.script(
+        "t.sh",
+        "head -c 10000000 /dev/zero\necho MID-MARK\nhead -c 10000000 /dev/zero\ngrep -q keep \"$1\"",
+    );
+    let out = s.run(&["a.xml", "./t.sh", "-q", "--match", "MID-MARK"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("did not match --match"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn sigint_stops_with_the_best_text_a_summary_and_exit_130() {
+    let s = Scratch::new();
+    s.write("a.xml", &list_input(60));
+    // About 0.2 s per call; interesting while all 20 <keep/> stay, so the reduction needs
+    // well over 40 calls.
+    let mark = format!("0.2{}", marker(0).trim_start_matches("0."));
+    s.script(
+        "t.sh",
+        &format!("sleep {mark}\ntest \"$(grep -c '<keep/>' \"$1\")\" -eq 20"),
+    );
+    let child = s
+        .command(&["a.xml", "./t.sh", "-j", "2", "--timeout", "30"])
+        .spawn()
+        .unwrap();
+    // Interrupt once the start-up checks are over and the reduction runs.
+    let output = s.path().join("a.reduced.xml");
+    assert!(
+        eventually(120, || output.exists()),
+        "never started reducing"
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    signal(&child, nix::sys::signal::Signal::SIGINT);
+    let out = finish(child, 60);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("interrupted: "), "{}", stderr(&out));
+    let result = s.read("a.reduced.xml");
+    assert!(
+        treereduce::frontend::Format::Xml
+            .frontend()
+            .is_valid(&result)
+    );
+    let check = Command::new(s.path().join("t.sh"))
+        .arg(&output)
+        .status()
+        .unwrap();
+    assert!(check.success(), "the output is not interesting: {result}");
+    assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
+    assert!(eventually(10, || !alive(&mark)));
+}
+
+#[test]
+fn sigterm_then_sigint_stops_at_once_and_cleans_up() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <keep/>\n  <b/>\n</a>\n");
+    let mark = marker(300);
+    // The original passes at once; every other candidate sleeps for five minutes.
+    s.script(
+        "t.sh",
+        &format!("grep -q '<b/>' \"$1\" && exit 0\nsleep {mark}\nexit 1"),
+    );
+    let child = s
+        .command(&["a.xml", "./t.sh", "-j", "2", "--timeout", "600"])
+        .spawn()
+        .unwrap();
+    assert!(eventually(120, || alive(&mark)), "no test started sleeping");
+    signal(&child, nix::sys::signal::Signal::SIGTERM);
+    signal(&child, nix::sys::signal::Signal::SIGINT);
+    let out = finish(child, 60);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(eventually(10, || !alive(&mark)), "a test survived");
+    assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
+}
+
+#[test]
+fn temporary_folders_are_removed_after_success_and_errors() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a><keep/><b/></a>");
+    s.script("ok.sh", "grep -q keep \"$1\"");
+    s.script("no.sh", "exit 1");
+    s.script("any.sh", "exit 0");
+    assert_eq!(s.run(&["a.xml", "./ok.sh", "-q"]).status.code(), Some(0));
+    assert_eq!(s.run(&["a.xml", "./no.sh", "-q"]).status.code(), Some(1));
+    assert_eq!(s.run(&["a.xml", "./any.sh", "-q"]).status.code(), Some(1));
+    assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
+}
+
+#[test]
+fn a_flaky_test_is_reported() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a><keep/><b/></a>");
+    let flag = s.path().join("seen");
+    // Accepts the first run only.
+    s.script(
+        "t.sh",
+        &format!(
+            "test -e '{0}' && exit 1\ntouch '{0}'\nexit 0",
+            flag.display()
+        ),
+    );
+    let out = s.run(&["a.xml", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.starts_with("treereduce: flaky test:"), "{err}");
+    assert!(err.contains("exited 1"), "{err}");
+    assert!(!s.path().join("a.reduced.xml").exists());
+}
+
+#[test]
+fn a_test_that_accepts_anything_is_refused_unless_allowed() {
+    let s = Scratch::new();
+    s.write(
+        "a.xml",
+        "<?xml version=\"1.0\"?>\n<!-- c -->\n<a x=\"1\">\n  <b/>\n  text\n</a>\n",
+    );
+    s.write("a.txt", "one\ntwo\n");
+    s.script("t.sh", "exit 0");
+    let out = s.run(&["a.xml", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("the test accepts anything"), "{err}");
+    assert!(err.contains("--allow-trivial"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let out = s.run(&["a.txt", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("document \"\" is"),
+        "{}",
+        stderr(&out)
+    );
+    let out = s.run(&["a.xml", "./t.sh", "-q", "--allow-trivial"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("a.reduced.xml"), "<a/>");
+}
+
+#[test]
+fn smallest_document_deletes_everything_deletable() {
+    use treereduce::frontend::Format;
+    let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE a>\n<!-- c -->\n<a xmlns=\"u\" x=\"1\">\n  <b/>\n  t\n</a>\n<?pi?>\n";
+    assert_eq!(
+        treereduce::smallest_document(Format::Xml.frontend().as_ref(), xml).as_deref(),
+        Some("<a>\n</a>")
+    );
+    assert_eq!(
+        treereduce::smallest_document(Format::Lines.frontend().as_ref(), "a\nb\n").as_deref(),
+        Some("")
+    );
+}
+
+#[test]
+fn exit_code_and_match_conditions() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <b/>\n  <bug/>\n  <c/>\n</a>\n");
+    s.script("code.sh", "grep -q bug \"$1\" && exit 3\nexit 0");
+    s.script(
+        "says.sh",
+        "grep -q bug \"$1\" && echo 'fatal: segfault in parse' >&2\nexit 0",
+    );
+    let out = s.run(&["a.xml", "./code.sh", "-q", "--exit-code", "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("a.reduced.xml"), "<bug/>");
+    std::fs::remove_file(s.path().join("a.reduced.xml")).unwrap();
+    // Exit status 0 alone accepts anything; the pattern makes it a real test.
+    let out = s.run(&["a.xml", "./says.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = s.run(&["a.xml", "./says.sh", "-q", "--match", "segfault in \\w+"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("a.reduced.xml"), "<bug/>");
+    // The conditions are AND-ed: the right text with the wrong status is not enough.
+    let out = s.run(&["a.xml", "./code.sh", "-q", "--match", "."]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = s.run(&["a.xml", "./says.sh", "--match", "(unclosed"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("invalid --match pattern"));
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+}
+
+#[test]
+fn timeout_is_interesting_reduces_a_hang() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <b/>\n  <loop/>\n  <c/>\n</a>\n");
+    let mark = marker(100);
+    s.script(
+        "t.sh",
+        &format!("grep -q loop \"$1\" && sleep {mark}\nexit 0"),
+    );
+    let out = s.run(&["a.xml", "./t.sh", "-q", "--timeout-is-interesting"]);
+    assert_eq!(out.status.code(), Some(2), "needs --timeout");
+    let out = s.run(&[
+        "a.xml",
+        "./t.sh",
+        "-q",
+        "-j",
+        "1",
+        "--timeout-is-interesting",
+        "--timeout",
+        "0.5",
+        "--stats-json",
+        "s.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("a.reduced.xml"), "<loop/>");
+    assert!(json_number(&s.read("s.json"), "timeouts") >= 2);
+    assert!(eventually(10, || !alive(&mark)));
+}
+
+#[test]
+fn binary_input_exits_2_naming_the_first_nul() {
+    let s = Scratch::new();
+    std::fs::write(s.path().join("a.xml"), b"<a>\0</a>").unwrap();
+    s.script("t.sh", "exit 0");
+    let out = s.run(&["a.xml", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("binary file"), "{err}");
+    assert!(err.contains("byte offset 3"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn unwritable_output_folder_exits_2_before_any_test() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a><keep/></a>");
+    let ran = s.path().join("ran");
+    s.script("t.sh", &format!("touch '{}'\nexit 0", ran.display()));
+    let out = s.run(&["a.xml", "./t.sh", "-o", "/nonexistent-dir/x.xml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("/nonexistent-dir/x.xml"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!ran.exists(), "the test ran");
+}
+
+#[test]
+fn hundred_thousand_nested_elements_do_not_overflow() {
+    let s = Scratch::new();
+    let n = 100_000;
+    let text = format!("<r>{}<keep/>{}</r>\n", "<e>".repeat(n), "</e>".repeat(n));
+    s.write("deep.xml", &text);
+    s.script("any.sh", "exit 0");
+    s.script("no.sh", "exit 1");
+    let out = s.run(&["deep.xml", "./no.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = s.run(&["deep.xml", "./any.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = s.run(&["deep.xml", "./any.sh", "-q", "--allow-trivial"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("deep.reduced.xml"), "<r/>");
+}
+
+#[test]
+fn one_and_two_jobs_give_the_same_output() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/xml/mathml-notsubset");
+    let s = Scratch::new();
+    let input = std::fs::read_dir(&case)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("input.")
+        })
+        .unwrap();
+    let name = input.file_name().unwrap().to_string_lossy().into_owned();
+    std::fs::copy(&input, s.path().join(&name)).unwrap();
+    std::fs::copy(case.join("check.sh"), s.path().join("check.sh")).unwrap();
+    let one = s.run(&[&name, "./check.sh", "-q", "-j", "1", "-o", "one.xml"]);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    let two = s.run(&[&name, "./check.sh", "-q", "-j", "2", "-o", "two.xml"]);
+    assert_eq!(two.status.code(), Some(0), "{}", stderr(&two));
+    assert_eq!(s.read("one.xml"), s.read("two.xml"));
+    assert!(s.read("one.xml").len() < std::fs::metadata(&input).unwrap().len() as usize);
+}
