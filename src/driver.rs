@@ -5,14 +5,17 @@
 //! Rounds repeat until one removes nothing (HDD*). The current best text is the only truth:
 //! trees are re-parsed from it at every depth.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
 use crate::error::{Error, Result};
 use crate::frontend::Frontend;
 use crate::oracle::{Oracle, Outcome, interrupted};
-use crate::reduce::{Strategy, StrategyKind, StrategyOptions};
+use crate::progress::Progress;
+use crate::reduce::{StrategyKind, StrategyOptions};
 use crate::render::render;
 use crate::tree::{Edit, NodeId, NodeKind, Tree};
 use crate::{output, tokens};
@@ -103,26 +106,48 @@ pub struct Driver<'a> {
     /// the folder `TREEREDUCE_TRACE_DIR` names.
     trace: bool,
     traced: usize,
+    /// The last oracle verdicts, for guessing in the parallel window.
+    recent: VecDeque<bool>,
+    /// The status line, told about sizes and passes.
+    progress: Option<Progress>,
+    /// The pass now running, for the status line.
+    pass_name: String,
     /// Run figures.
     pub stats: Stats,
 }
 
-/// How a verdict was reached, for tracing.
-enum Kind {
-    Rejected,
-    Cached,
-    Asked,
+/// A candidate in the window of [`Driver::run_list`].
+struct Slot {
+    chosen: Vec<usize>,
+    text: String,
+    state: SlotState,
+    /// The verdict later candidates in the window were built on.
+    assumed: bool,
+    /// True when the oracle was asked (not a cache hit or rejection).
+    asked: bool,
 }
 
-/// One candidate of a batch, before the oracle.
-enum Prepared {
-    /// Did not parse.
-    Rejected,
-    /// Verdict known from the cache.
-    Known(bool),
-    /// Needs an oracle call.
-    Ask,
+enum SlotState {
+    /// Its test runs; the flag cancels it.
+    Running(u64, Arc<AtomicBool>),
+    /// Its verdict is known.
+    Done(bool),
 }
+
+fn cancel_all(window: &VecDeque<Slot>) {
+    for slot in window {
+        if let SlotState::Running(_, flag) = &slot.state {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// How far past the running calls the window may reach over candidates whose verdicts are
+/// already known (cache hits, rejections).
+const WINDOW_SLACK: usize = 64;
+
+/// How many recent oracle verdicts guide the guess for speculative candidates.
+const RECENT_VERDICTS: usize = 8;
 
 impl<'a> Driver<'a> {
     /// A driver starting from `text`, which the oracle has accepted.
@@ -143,8 +168,21 @@ impl<'a> Driver<'a> {
             cache,
             trace: std::env::var_os("TREEREDUCE_TRACE").is_some(),
             traced: 0,
+            recent: VecDeque::new(),
+            progress: None,
+            pass_name: String::new(),
             stats,
         }
+    }
+
+    /// Reports sizes and passes to `progress`, and prints pass lines through it.
+    pub fn set_progress(&mut self, progress: Progress) {
+        self.progress = Some(progress);
+    }
+
+    /// Records a verdict learned elsewhere (the start-up checks), so it is never asked again.
+    pub fn remember(&mut self, text: &str, interesting: bool) {
+        self.cache.insert(key(text), interesting);
     }
 
     /// The best text so far.
@@ -310,6 +348,10 @@ impl<'a> Driver<'a> {
         let calls_before = self.stats.oracle_calls;
         let size_before = self.current.len();
         let base = self.current.clone();
+        self.pass_name = name.to_string();
+        if let Some(progress) = &self.progress {
+            progress.update(self.current.len(), name);
+        }
         let mut committed: Vec<Edit> = Vec::new();
         let mut outcome = Ok(());
         for items in lists {
@@ -327,12 +369,17 @@ impl<'a> Driver<'a> {
     }
 
     fn log(&self, what: std::fmt::Arguments) {
-        if self.options.verbose {
-            eprintln!(
-                "{what}; {} bytes, {} calls so far",
-                self.current.len(),
-                self.stats.oracle_calls
-            );
+        if !self.options.verbose {
+            return;
+        }
+        let line = format!(
+            "{what}; {} bytes, {} calls so far",
+            self.current.len(),
+            self.stats.oracle_calls
+        );
+        match &self.progress {
+            Some(progress) => progress.println(&line),
+            None => eprintln!("{line}"),
         }
     }
 
@@ -340,6 +387,12 @@ impl<'a> Driver<'a> {
     /// already `committed` edits of `base`. Accepted edits are appended to `committed`.
     /// With a `patience`, the list is abandoned when that many candidates in a row fail
     /// before any succeeds.
+    ///
+    /// Up to `jobs` oracle calls run at once on the strategy's next candidates (the
+    /// window). Each candidate after the first is built on a guess of the verdicts before
+    /// it: the known verdict where there is one, else the likelier one given the recent
+    /// verdicts. The strategy still receives the real verdicts in proposal order, so the
+    /// result does not depend on `jobs`; a wrong guess only cancels the calls after it.
     fn run_list(
         &mut self,
         base: &str,
@@ -352,160 +405,210 @@ impl<'a> Driver<'a> {
             ..self.options.strategy_options.clone()
         };
         let mut strategy = self.options.strategy.build(items.len(), &options);
-        let mut failures = 0;
-        let mut succeeded = false;
-        loop {
-            if interrupted() {
-                return Err(Error::Interrupted);
-            }
-            if patience.is_some_and(|p| !succeeded && failures >= p) {
-                return Ok(());
-            }
-            let batch = lookahead(strategy.as_ref(), self.options.jobs.max(1));
-            if batch.is_empty() {
-                return Ok(());
-            }
-            let texts: Vec<String> = batch
-                .iter()
-                .map(|chosen| {
-                    let edits: Vec<&Edit> = committed
-                        .iter()
-                        .chain(chosen.iter().flat_map(|&i| &items[i]))
-                        .collect();
-                    render(base, &edits)
-                })
-                .collect();
-            let verdicts = self.evaluate(&texts)?;
-            for (chosen, (text, verdict)) in batch.iter().zip(texts.into_iter().zip(verdicts)) {
-                let proposed = strategy.next();
-                debug_assert_eq!(proposed.as_ref(), Some(chosen));
-                strategy.feedback(verdict);
-                if verdict {
-                    succeeded = true;
-                    committed.extend(chosen.iter().flat_map(|&i| items[i].iter().cloned()));
-                    self.accept(text)?;
-                    break;
+        let jobs = self.options.jobs.max(1);
+        let oracle: &Oracle = self.oracle;
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel::<(u64, Result<Outcome>)>();
+            let mut window: VecDeque<Slot> = VecDeque::new();
+            // Calls whose answer has not arrived, cancelled ones included: never more than
+            // `jobs` tests run at once.
+            let mut outstanding = 0usize;
+            let mut next_seq = 0u64;
+            let mut failures = 0usize;
+            let mut succeeded = false;
+            let mut exhausted = false;
+            let result = loop {
+                if interrupted() {
+                    break Err(Error::Interrupted);
                 }
-                failures += 1;
-            }
-        }
-    }
-
-    /// Verdicts for a batch of candidates in order. Only the prefix up to the first known
-    /// success matters; oracle calls for that prefix run in parallel.
-    fn evaluate(&mut self, texts: &[String]) -> Result<Vec<bool>> {
-        let mut prepared = Vec::with_capacity(texts.len());
-        for text in texts {
-            let p = if let Some(&v) = self.cache.get(&key(text)) {
-                Prepared::Known(v)
-            } else if !self.frontend.is_valid(text) {
-                Prepared::Rejected
-            } else {
-                Prepared::Ask
-            };
-            let stop = matches!(p, Prepared::Known(true));
-            prepared.push(p);
-            if stop {
-                break;
-            }
-        }
-        let asks: Vec<usize> = (0..prepared.len())
-            .filter(|&i| matches!(prepared[i], Prepared::Ask))
-            .collect();
-        let outcomes: Vec<Result<Outcome>> = if asks.len() <= 1 {
-            asks.iter().map(|&i| self.oracle.test(&texts[i])).collect()
-        } else {
-            let oracle = self.oracle;
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = asks
-                    .iter()
-                    .map(|&i| {
-                        let text = &texts[i];
-                        scope.spawn(move || oracle.test(text))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or(Err(Error::Interrupted)))
-                    .collect()
-            })
-        };
-        let mut asked = asks.into_iter().zip(outcomes);
-        let mut verdicts = Vec::with_capacity(prepared.len());
-        let mut success_seen = false;
-        for (i, p) in prepared.into_iter().enumerate() {
-            let p_kind = match p {
-                Prepared::Rejected => Kind::Rejected,
-                Prepared::Known(_) => Kind::Cached,
-                Prepared::Ask => Kind::Asked,
-            };
-            let verdict = match p {
-                Prepared::Rejected => {
-                    self.stats.rejected += 1;
-                    false
+                if patience.is_some_and(|p| !succeeded && failures >= p) {
+                    break Ok(());
                 }
-                Prepared::Known(v) => {
-                    self.stats.cache_hits += 1;
-                    v
-                }
-                Prepared::Ask => {
-                    let Some((_, outcome)) = asked.next() else {
+                // Hand known verdicts at the front to the strategy, in order.
+                let mut guessed_wrong = false;
+                while let Some(SlotState::Done(verdict)) = window.front().map(|s| &s.state) {
+                    let verdict = *verdict;
+                    let Some(slot) = window.pop_front() else {
                         break;
                     };
-                    let outcome = outcome?;
-                    self.stats.oracle_calls += 1;
-                    if outcome.timed_out {
-                        self.stats.timeouts += 1;
+                    self.trace(&slot.text, verdict);
+                    let proposed = strategy.next();
+                    debug_assert_eq!(proposed.as_ref(), Some(&slot.chosen));
+                    strategy.feedback(verdict);
+                    if verdict {
+                        succeeded = true;
+                        committed
+                            .extend(slot.chosen.iter().flat_map(|&i| items[i].iter().cloned()));
+                        if let Err(e) = self.accept(slot.text) {
+                            cancel_all(&window);
+                            return Err(e);
+                        }
+                    } else {
+                        failures += 1;
                     }
-                    if success_seen {
-                        self.stats.wasted += 1;
+                    if verdict != slot.assumed {
+                        guessed_wrong = true;
+                        break;
                     }
-                    self.cache.insert(key(&texts[i]), outcome.interesting);
-                    outcome.interesting
+                }
+                if guessed_wrong {
+                    // Everything after a wrong guess was built on it.
+                    cancel_all(&window);
+                    self.stats.wasted += window
+                        .iter()
+                        .filter(|s| s.asked && matches!(s.state, SlotState::Done(_)))
+                        .count();
+                    window.clear();
+                    exhausted = false;
+                    continue;
+                }
+                // Extend the window while a job is free.
+                if outstanding < jobs && !exhausted && window.len() < jobs + WINDOW_SLACK {
+                    let mut probe = strategy.clone_box();
+                    for slot in &window {
+                        probe.next();
+                        probe.feedback(slot.assumed);
+                    }
+                    match probe.next() {
+                        Some(chosen) => {
+                            let edits: Vec<&Edit> = committed
+                                .iter()
+                                .chain(
+                                    window
+                                        .iter()
+                                        .filter(|s| s.assumed)
+                                        .flat_map(|s| s.chosen.iter().flat_map(|&i| &items[i])),
+                                )
+                                .chain(chosen.iter().flat_map(|&i| &items[i]))
+                                .collect();
+                            let text = render(base, &edits);
+                            let slot = match self.prejudge(&text) {
+                                Some(verdict) => Slot {
+                                    chosen,
+                                    text,
+                                    state: SlotState::Done(verdict),
+                                    assumed: verdict,
+                                    asked: false,
+                                },
+                                None => {
+                                    let seq = next_seq;
+                                    next_seq += 1;
+                                    let cancel = Arc::new(AtomicBool::new(false));
+                                    let (tx, flag, copy) =
+                                        (tx.clone(), cancel.clone(), text.clone());
+                                    scope.spawn(move || {
+                                        let _ =
+                                            tx.send((seq, oracle.test_cancellable(&copy, &flag)));
+                                    });
+                                    outstanding += 1;
+                                    Slot {
+                                        chosen,
+                                        text,
+                                        state: SlotState::Running(seq, cancel),
+                                        assumed: self.likely_success(),
+                                        asked: true,
+                                    }
+                                }
+                            };
+                            window.push_back(slot);
+                            continue;
+                        }
+                        None => exhausted = true,
+                    }
+                }
+                if window.is_empty() {
+                    if exhausted {
+                        break Ok(());
+                    }
+                    if outstanding < jobs {
+                        continue;
+                    }
+                }
+                // Wait for an answer.
+                let Ok((seq, outcome)) = rx.recv() else {
+                    break Err(Error::Interrupted);
+                };
+                outstanding -= 1;
+                self.stats.oracle_calls += 1;
+                let outcome = match outcome {
+                    Ok(o) => o,
+                    Err(e) => break Err(e),
+                };
+                if outcome.timed_out {
+                    self.stats.timeouts += 1;
+                }
+                let slot = window
+                    .iter_mut()
+                    .find(|s| matches!(s.state, SlotState::Running(q, _) if q == seq));
+                match slot {
+                    Some(slot) if !outcome.cancelled => {
+                        self.cache.insert(key(&slot.text), outcome.interesting);
+                        self.recent.push_back(outcome.interesting);
+                        if self.recent.len() > RECENT_VERDICTS {
+                            self.recent.pop_front();
+                        }
+                        slot.state = SlotState::Done(outcome.interesting);
+                    }
+                    _ => self.stats.wasted += 1,
                 }
             };
-            if self.trace {
-                let what = match (&p_kind, verdict) {
-                    (Kind::Rejected, _) => "rejected",
-                    (Kind::Cached, true) => "cached interesting",
-                    (Kind::Cached, false) => "cached boring",
-                    (Kind::Asked, true) => "interesting",
-                    (Kind::Asked, false) => "boring",
-                };
-                eprintln!("candidate of {} bytes: {what}", texts[i].len());
-                if let Some(dir) = std::env::var_os("TREEREDUCE_TRACE_DIR") {
-                    let _ = std::fs::write(
-                        std::path::Path::new(&dir).join(format!("{:05}-{what}", self.traced)),
-                        &texts[i],
-                    );
+            cancel_all(&window);
+            // Answers of cancelled calls still arrive; they are waste.
+            while outstanding > 0 {
+                if rx.recv().is_err() {
+                    break;
                 }
-                self.traced += 1;
+                outstanding -= 1;
+                self.stats.oracle_calls += 1;
+                self.stats.wasted += 1;
             }
-            success_seen |= verdict;
-            verdicts.push(verdict);
+            result
+        })
+    }
+
+    /// The guess for a verdict not known yet: success when most recent answers were.
+    fn likely_success(&self) -> bool {
+        2 * self.recent.iter().filter(|&&v| v).count() > self.recent.len()
+    }
+
+    /// The verdict on a candidate when it is known without the oracle: from the cache, or
+    /// `false` when it no longer parses.
+    fn prejudge(&mut self, text: &str) -> Option<bool> {
+        if let Some(&verdict) = self.cache.get(&key(text)) {
+            self.stats.cache_hits += 1;
+            return Some(verdict);
         }
-        Ok(verdicts)
+        if !self.frontend.is_valid(text) {
+            self.stats.rejected += 1;
+            self.cache.insert(key(text), false);
+            return Some(false);
+        }
+        None
+    }
+
+    fn trace(&mut self, text: &str, verdict: bool) {
+        if !self.trace {
+            return;
+        }
+        let what = if verdict { "interesting" } else { "boring" };
+        eprintln!("candidate {} of {} bytes: {what}", self.traced, text.len());
+        if let Some(dir) = std::env::var_os("TREEREDUCE_TRACE_DIR") {
+            let _ = std::fs::write(
+                std::path::Path::new(&dir).join(format!("{:05}-{what}", self.traced)),
+                text,
+            );
+        }
+        self.traced += 1;
     }
 
     fn accept(&mut self, text: String) -> Result<()> {
         output::write_atomic(&self.options.output, &text)?;
+        if let Some(progress) = &self.progress {
+            progress.update(text.len(), &self.pass_name);
+        }
         self.current = text;
         Ok(())
     }
-}
-
-/// The next `n` candidates the strategy would propose if each one failed.
-fn lookahead(strategy: &dyn Strategy, n: usize) -> Vec<Vec<usize>> {
-    let mut probe = strategy.clone_box();
-    let mut batch = Vec::with_capacity(n);
-    while batch.len() < n {
-        let Some(candidate) = probe.next() else {
-            break;
-        };
-        batch.push(candidate);
-        probe.feedback(false);
-    }
-    batch
 }
 
 /// The summary printed at the end of a run.

@@ -197,8 +197,8 @@ pub fn run(config: &Config) -> Result<Summary> {
     let start = checks
         .original_is_interesting(&mut oracle, &mut stats)
         .and_then(|()| checks.rest(&oracle, &mut stats));
-    let start = match start {
-        Ok(text) => text,
+    let (start, boring) = match start {
+        Ok(found) => found,
         // The original passed once: it is the best accepted text so far.
         Err(Error::Interrupted) if stats.oracle_calls > 0 => {
             progress.finish();
@@ -220,12 +220,14 @@ pub fn run(config: &Config) -> Result<Summary> {
         grouping: config.grouping,
         jobs: config.jobs,
         output: output.clone(),
-        // The driver prints plain lines; on a terminal the live line replaces them.
-        verbose: config.verbose && !progress.is_live(),
+        verbose: config.verbose,
     };
     progress.update(start.len(), "reducing");
-    progress.watch_output(&output);
     let mut driver = Driver::new(frontend.as_ref(), &oracle, options, start, stats);
+    driver.set_progress(progress.clone());
+    if let Some(boring) = &boring {
+        driver.remember(boring, false);
+    }
     let outcome = driver.run();
     progress.finish();
     let mut summary = Summary::new(
@@ -277,8 +279,9 @@ impl StartupChecks<'_> {
 
     /// Tests the original a second time (a different verdict means a flaky test) and the
     /// smallest document once (it must not be interesting unless `--allow-trivial`).
-    /// Returns the text the reduction starts from.
-    fn rest(&self, oracle: &Oracle, stats: &mut Stats) -> Result<String> {
+    /// Returns the text the reduction starts from, and the smallest document when the test
+    /// found it not interesting (so the driver never asks again).
+    fn rest(&self, oracle: &Oracle, stats: &mut Stats) -> Result<(String, Option<String>)> {
         let config = self.config;
         let smallest =
             smallest_document(self.frontend, self.original).filter(|s| s.as_str() != self.original);
@@ -309,10 +312,10 @@ impl StartupChecks<'_> {
             )));
         }
         let (Some(smallest), Some(trivial)) = (smallest, trivial) else {
-            return Ok(self.original.to_string());
+            return Ok((self.original.to_string(), None));
         };
         if !trivial.interesting {
-            return Ok(self.original.to_string());
+            return Ok((self.original.to_string(), Some(smallest)));
         }
         if !config.allow_trivial {
             let shown: String = smallest.chars().take(60).collect();
@@ -322,7 +325,7 @@ impl StartupChecks<'_> {
                 shown.trim_end(),
             )));
         }
-        Ok(smallest)
+        Ok((smallest, None))
     }
 
     fn ask(&self, oracle: &Oracle, stats: &mut Stats, text: &str) -> Result<Outcome> {

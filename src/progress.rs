@@ -4,7 +4,6 @@
 //! Cheap to clone and safe to share: the oracle's worker threads report finished calls.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -51,9 +50,6 @@ enum Display {
 struct State {
     display: Display,
     size: usize,
-    /// Read the size from this file (which always holds the best text) until the next
-    /// [`Progress::update`].
-    watched: Option<PathBuf>,
     calls: usize,
     pass: String,
     last_line: Option<Instant>,
@@ -124,7 +120,6 @@ impl Progress {
                 state: Mutex::new(State {
                     display,
                     size: options.original_size,
-                    watched: None,
                     calls: 0,
                     pass: String::from("start-up checks"),
                     last_line: (!options.interval.is_zero()).then(Instant::now),
@@ -147,20 +142,10 @@ impl Progress {
     pub fn update(&self, size: usize, pass: &str) {
         self.with_state(|state| {
             state.size = size;
-            state.watched = None;
             if state.pass != pass {
                 state.pass = pass.to_string();
             }
         });
-    }
-
-    /// Until the next [`Progress::update`], takes the current size from `path`, the output
-    /// file, which always holds the best text so far. Lets the display follow a driver that
-    /// does not report sizes itself.
-    pub fn watch_output(&self, path: &std::path::Path) {
-        if let Ok(mut state) = self.inner.state.lock() {
-            state.watched = Some(path.to_path_buf());
-        }
     }
 
     /// The oracle's report: one more call finished.
@@ -219,12 +204,7 @@ impl Progress {
     /// "1234 bytes (45.2% smaller), 120 calls, 3.1 calls/s, delete depth 3".
     fn message(&self, state: &State) -> String {
         let options = &self.inner.options;
-        let size = state
-            .watched
-            .as_ref()
-            .and_then(|path| std::fs::metadata(path).ok())
-            .and_then(|m| usize::try_from(m.len()).ok())
-            .unwrap_or(state.size);
+        let size = state.size;
         let smaller = if options.original_size == 0 {
             0.0
         } else {
