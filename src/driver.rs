@@ -112,6 +112,8 @@ pub struct Driver<'a> {
     progress: Option<Progress>,
     /// The pass now running, for the status line.
     pass_name: String,
+    /// Number of accepted candidates so far: a cheap "has the text changed" check.
+    accepted: usize,
     /// Run figures.
     pub stats: Stats,
 }
@@ -171,6 +173,7 @@ impl<'a> Driver<'a> {
             recent: VecDeque::new(),
             progress: None,
             pass_name: String::new(),
+            accepted: 0,
             stats,
         }
     }
@@ -223,12 +226,26 @@ impl<'a> Driver<'a> {
             round += 1;
             let before = self.current.len();
             let mut depth = 1;
+            // Re-parse only after a change; index nodes by depth once per parse, so a
+            // deep tree costs linear work per round, not quadratic.
+            let mut parsed: Option<(usize, Tree, Vec<Vec<NodeId>>)> = None;
             loop {
-                let tree = self.parse_current()?;
-                if depth > tree.max_depth() {
-                    break;
+                if parsed
+                    .as_ref()
+                    .is_none_or(|(at, _, _)| *at != self.accepted)
+                {
+                    let tree = self.parse_current()?;
+                    let index = tree.depth_index();
+                    parsed = Some((self.accepted, tree, index));
                 }
-                self.delete_pass(&tree, depth, round)?;
+                let Some((_, tree, index)) = &parsed else {
+                    break;
+                };
+                let Some(nodes) = index.get(depth as usize) else {
+                    break;
+                };
+                let lists = self.lists(tree, nodes);
+                self.delete_pass(tree, lists, depth, round)?;
                 depth += 1;
             }
             if self.current.len() == before {
@@ -238,10 +255,10 @@ impl<'a> Driver<'a> {
     }
 
     /// The deletion lists of one depth.
-    fn lists(&self, tree: &Tree, depth: u32) -> Vec<Vec<NodeId>> {
-        let nodes: Vec<NodeId> = tree
-            .at_depth(depth)
-            .into_iter()
+    fn lists(&self, tree: &Tree, nodes: &[NodeId]) -> Vec<Vec<NodeId>> {
+        let nodes: Vec<NodeId> = nodes
+            .iter()
+            .copied()
             .filter(|&id| {
                 let node = tree.node(id);
                 node.delete.is_some() && node.kind != NodeKind::Whitespace
@@ -265,8 +282,13 @@ impl<'a> Driver<'a> {
         }
     }
 
-    fn delete_pass(&mut self, tree: &Tree, depth: u32, round: usize) -> Result<()> {
-        let lists = self.lists(tree, depth);
+    fn delete_pass(
+        &mut self,
+        tree: &Tree,
+        lists: Vec<Vec<NodeId>>,
+        depth: u32,
+        round: usize,
+    ) -> Result<()> {
         let items: usize = lists.iter().map(Vec::len).sum();
         if items == 0 {
             return Ok(());
@@ -607,6 +629,7 @@ impl<'a> Driver<'a> {
             progress.update(text.len(), &self.pass_name);
         }
         self.current = text;
+        self.accepted += 1;
         Ok(())
     }
 }

@@ -154,6 +154,19 @@ impl Tree {
         self.nodes.iter().map(|n| n.depth).max().unwrap_or(0)
     }
 
+    /// Every depth's nodes in document order: `index[d]` holds the nodes at depth `d`.
+    pub fn depth_index(&self) -> Vec<Vec<NodeId>> {
+        let mut index: Vec<Vec<NodeId>> = Vec::new();
+        for id in self.ids() {
+            let depth = self.node(id).depth as usize;
+            if index.len() <= depth {
+                index.resize_with(depth + 1, Vec::new);
+            }
+            index[depth].push(id);
+        }
+        index
+    }
+
     /// Nodes at `depth`, in document order.
     pub fn at_depth(&self, depth: u32) -> Vec<NodeId> {
         self.ids()
