@@ -24,8 +24,15 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The input is not UTF-8.
-    #[error("{path}: invalid UTF-8 at byte offset {offset}; treereduce reduces text files")]
-    Utf8 { path: PathBuf, offset: usize },
+    #[error(
+        "{path}:{line}:{column}: invalid UTF-8 at byte offset {offset}; treereduce reduces text files"
+    )]
+    Utf8 {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        offset: usize,
+    },
     /// The input is empty.
     #[error("{path}: the input is empty; there is nothing to reduce")]
     Empty { path: PathBuf },

@@ -136,7 +136,7 @@ mod tests {
         );
         assert_eq!(
             without(text, "expression_statement", "b();"),
-            "function f() {\n  a();\n\n  c();\n}\n"
+            "function f() {\n  a();\n  c();\n}\n"
         );
         assert_eq!(
             without(text, "expression_statement", "c();"),
@@ -268,10 +268,57 @@ mod tests {
     fn conditions_keep_their_parentheses() {
         let (_, alternatives) = node("if ((a)) {}", "parenthesized_expression", "((a))");
         assert!(alternatives.is_empty(), "{alternatives:?}");
+        // Parentheses are never hoisted away: they may hold an assignment inside an operator.
         assert_eq!(
             node("if ((a)) {}", "parenthesized_expression", "(a)").1,
-            ["a", "0"]
+            ["0"]
         );
+        assert_eq!(
+            node("x = a && (b = c);", "binary_expression", "a && (b = c)").1,
+            ["a", "0", "(b = c)"]
+        );
+    }
+
+    #[test]
+    fn any_subset_of_line_items_leaves_tidy_lines() {
+        for text in [
+            "function f() {\n  a();\n\n  b();\n  c(); // c\n\n\n  d();\n}\n",
+            "// head\n\nx = [\n  1,\n\n  2,\n  3,\n];\ny = [\n  4,\n  5\n];\n",
+        ] {
+            let tree = JavaScript.parse(text).unwrap();
+            let deletes: Vec<Edit> = tree
+                .ids()
+                .filter_map(|id| tree.node(id).delete.clone())
+                .map(Edit::delete)
+                .collect();
+            for mask in 0u32..1 << deletes.len() {
+                let chosen: Vec<&Edit> = (0..deletes.len())
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| &deletes[i])
+                    .collect();
+                let out = render(text, &chosen);
+                if !JavaScript.is_valid(&out) {
+                    continue;
+                }
+                let lines: Vec<&str> = out.lines().collect();
+                for (i, line) in lines.iter().enumerate() {
+                    let blank = line.trim().is_empty();
+                    assert!(!blank || line.is_empty(), "spaces left on a line:\n{out}");
+                    if blank {
+                        let before = if i == 0 { "" } else { lines[i - 1].trim_end() };
+                        let after = lines.get(i + 1).map_or("", |l| l.trim_start());
+                        assert!(
+                            i > 0 && !before.ends_with(['{', '[']),
+                            "blank line at the start:\n{out}"
+                        );
+                        assert!(
+                            !after.starts_with(['}', ']']),
+                            "blank line at the end:\n{out}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
 
-use super::{SyntaxError, deletion_span};
+use super::SyntaxError;
 use crate::tree::{Node, NodeId, NodeKind, Tree};
 
 /// The profile as written in TOML. `grammars/README.md` documents every field.
@@ -63,6 +63,17 @@ struct OptionalFile {
     child: Option<String>,
     prefix: Option<String>,
     requires: Option<String>,
+    #[serde(default)]
+    unless_parent_has: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AvoidFile {
+    at: Vec<String>,
+    kinds: Vec<String>,
+    #[serde(default)]
+    leading: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -83,12 +94,16 @@ struct CategoryFile {
     #[serde(default)]
     exclude: Vec<String>,
     #[serde(default)]
+    no_hoist: Vec<String>,
+    #[serde(default)]
     list_only: Vec<String>,
     #[serde(default)]
     fixed: Vec<String>,
     placeholder: Option<String>,
     #[serde(default)]
     no_placeholder: Vec<String>,
+    #[serde(default)]
+    avoid: Vec<AvoidFile>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -128,6 +143,8 @@ struct Optional {
     child: Option<String>,
     prefix: Option<String>,
     requires: Option<String>,
+    /// Not when the parent holds one of these tokens (`const x` needs its initializer).
+    unless_parent_has: Vec<String>,
 }
 
 /// A piece of a replacement template.
@@ -154,6 +171,15 @@ struct Category {
     fixed: BTreeSet<Position>,
     placeholder: Option<String>,
     no_placeholder: BTreeSet<Position>,
+    avoid: Vec<Avoid>,
+}
+
+/// Candidate kinds that may not go to some positions; `leading`: nor begin what is there.
+#[derive(Debug)]
+struct Avoid {
+    bit: u32,
+    at: BTreeSet<Position>,
+    leading: bool,
 }
 
 /// Everything the profile says about one node kind; one bit per category or scope group.
@@ -167,7 +193,10 @@ struct KindInfo {
     through: u32,
     stop: u32,
     exclude: u32,
+    no_hoist: u32,
     list_only: u32,
+    /// `avoid` entries (numbered across categories) that name this kind.
+    avoid: u32,
     /// Scope groups this kind must not leave.
     scoped: u32,
     /// Scope groups this kind encloses.
@@ -359,6 +388,7 @@ impl Grammar {
                 child: o.child.clone(),
                 prefix: o.prefix.clone(),
                 requires: o.requires.as_deref().map(|f| names.field(f)).transpose()?,
+                unless_parent_has: o.unless_parent_has.clone(),
             });
         }
         let mut replace = Vec::new();
@@ -376,6 +406,7 @@ impl Grammar {
             });
         }
         let mut categories = Vec::new();
+        let mut avoid_bits = 0;
         for (bit, c) in profile.categories.values().enumerate() {
             let bit = 1u32 << bit;
             let mut members = Vec::new();
@@ -399,18 +430,38 @@ impl Grammar {
             flag(&c.through, |k, b| k.through |= b)?;
             flag(&c.stop, |k, b| k.stop |= b)?;
             flag(&c.exclude, |k, b| k.exclude |= b)?;
+            flag(&c.no_hoist, |k, b| k.no_hoist |= b)?;
             flag(&c.list_only, |k, b| k.list_only |= b)?;
             let positions = |list: &Vec<String>| {
                 list.iter()
                     .map(|p| names.position(p))
                     .collect::<Result<BTreeSet<_>, _>>()
             };
+            let mut avoid = Vec::new();
+            for a in &c.avoid {
+                if avoid_bits == 32 {
+                    return Err(format!("{file}: at most 32 `avoid` entries"));
+                }
+                let bit = 1u32 << avoid_bits;
+                avoid_bits += 1;
+                for k in &a.kinds {
+                    for id in names.kind(k)? {
+                        kinds[usize::from(id)].avoid |= bit;
+                    }
+                }
+                avoid.push(Avoid {
+                    bit,
+                    at: positions(&a.at)?,
+                    leading: a.leading,
+                });
+            }
             categories.push(Category {
                 hoist: c.hoist,
                 through_max: c.through_max,
                 fixed: positions(&c.fixed)?,
                 placeholder: c.placeholder.clone(),
                 no_placeholder: positions(&c.no_placeholder)?,
+                avoid,
             });
         }
         for (bit, s) in profile.scoped.iter().enumerate() {
@@ -448,7 +499,9 @@ impl Grammar {
             through: 0,
             stop: 0,
             exclude: 0,
+            no_hoist: 0,
             list_only: 0,
+            avoid: 0,
             scoped: 0,
             within: 0,
         };
@@ -502,6 +555,8 @@ impl Grammar {
             delete: Option<Range<usize>>,
             in_list: bool,
             position: Option<(TsNode<'t>, Option<&'t str>)>,
+            /// The positions (parent kind, field) this node begins, its own last.
+            leads: Vec<(&'t str, Option<&'t str>)>,
         }
         let mut tree = Tree::new(text.len());
         let mut cursor = root.walk();
@@ -511,6 +566,7 @@ impl Grammar {
             delete: None,
             in_list: false,
             position: None,
+            leads: Vec::new(),
         }];
         while let Some(p) = stack.pop() {
             let info = self.info(p.node);
@@ -523,7 +579,7 @@ impl Grammar {
                 );
                 continue;
             } else {
-                let alternatives = self.alternatives(text, p.node, p.position, p.in_list);
+                let alternatives = self.alternatives(text, p.node, &p.leads, p.in_list);
                 if p.delete.is_none() && alternatives.is_empty() {
                     p.parent
                 } else {
@@ -534,22 +590,30 @@ impl Grammar {
                 }
             };
             let children = children(p.node, &mut cursor);
-            let (deletes, in_list) = self.child_deletes(text, p.node, &children);
+            let parent = p.position.map(|(parent, _)| parent);
+            let (deletes, in_list) = self.child_deletes(text, p.node, parent, &children);
             for (i, (child, field)) in children.iter().enumerate().rev() {
                 if !child.is_named() {
                     continue;
                 }
                 let delete = if self.info(*child).comment {
-                    Some(line_span(text, child.start_byte(), child.end_byte()))
+                    Some(item_span(text, child.start_byte(), child.end_byte()))
                 } else {
                     deletes[i].clone()
                 };
+                let mut leads = if child.start_byte() == p.node.start_byte() {
+                    p.leads.clone()
+                } else {
+                    Vec::new()
+                };
+                leads.push((p.node.kind(), *field));
                 stack.push(Pending {
                     node: *child,
                     parent: id,
                     delete,
                     in_list: in_list[i],
                     position: Some((p.node, *field)),
+                    leads,
                 });
             }
         }
@@ -561,6 +625,7 @@ impl Grammar {
         &self,
         text: &str,
         node: TsNode,
+        parent: Option<TsNode>,
         children: &[(TsNode, Option<&str>)],
     ) -> (Vec<Option<Range<usize>>>, Vec<bool>) {
         let mut deletes = vec![None; children.len()];
@@ -588,6 +653,12 @@ impl Grammar {
         for rule in info.optional.iter().filter_map(|&i| self.optional.get(i)) {
             if let Some(req) = &rule.requires
                 && !children.iter().any(|(_, f)| *f == Some(req.as_str()))
+            {
+                continue;
+            }
+            if let Some(parent) = parent
+                && !rule.unless_parent_has.is_empty()
+                && has_token(text, parent, &rule.unless_parent_has)
             {
                 continue;
             }
@@ -632,11 +703,11 @@ impl Grammar {
         &self,
         text: &str,
         node: TsNode,
-        position: Option<(TsNode, Option<&str>)>,
+        leads: &[(&str, Option<&str>)],
         in_list: bool,
     ) -> Vec<String> {
         let info = self.info(node);
-        let own = &text[node.byte_range()];
+        let own_text = &text[node.byte_range()];
         let mut out: Vec<String> = Vec::new();
         for rule in info.replace.iter().filter_map(|&i| self.replace.get(i)) {
             if rule.in_list.is_some_and(|want| want != in_list) {
@@ -648,21 +719,32 @@ impl Grammar {
                 }
             }
         }
-        let (parent_kind, field) = match position {
-            Some((parent, field)) => (parent.kind(), field),
-            None => ("", None),
-        };
-        let at = |set: &BTreeSet<Position>| {
+        let matches = |set: &BTreeSet<Position>, (kind, field): (&str, Option<&str>)| {
             set.iter()
-                .any(|(k, f)| k == parent_kind && (f.is_none() || f.as_deref() == field))
+                .any(|(k, f)| k == kind && (f.is_none() || f.as_deref() == field))
         };
+        let own = leads.last().copied().unwrap_or(("", None));
+        let at = |set: &BTreeSet<Position>| matches(set, own);
         for (bit, category) in self.categories.iter().enumerate() {
             let bit = 1u32 << bit;
             if info.member & bit == 0 || at(&category.fixed) {
                 continue;
             }
-            if category.hoist {
-                for r in self.hoist(node, bit, category, in_list) {
+            if category.hoist && info.no_hoist & bit == 0 {
+                // Kinds that may not stand here (`direct`) or begin what stands here.
+                let (mut direct, mut leading) = (0, 0);
+                for a in &category.avoid {
+                    if a.leading && leads.iter().any(|&p| matches(&a.at, p)) {
+                        leading |= a.bit;
+                    } else if at(&a.at) {
+                        direct |= a.bit;
+                    }
+                }
+                let fits = |c: TsNode| {
+                    self.info(c).avoid & direct == 0
+                        && leftmost(c).all(|d| self.info(d).avoid & leading == 0)
+                };
+                for r in self.hoist(node, bit, category, in_list, &fits) {
                     out.push(text[r].to_string());
                 }
             }
@@ -674,7 +756,7 @@ impl Grammar {
             }
         }
         let mut seen = BTreeSet::new();
-        out.retain(|t| t.len() < own.len() && seen.insert(t.clone()));
+        out.retain(|t| t.len() < own_text.len() && seen.insert(t.clone()));
         out.sort_by_key(String::len);
         out.truncate(self.max_alternatives);
         out
@@ -687,6 +769,7 @@ impl Grammar {
         bit: u32,
         category: &Category,
         in_list: bool,
+        fits: &dyn Fn(TsNode<'t>) -> bool,
     ) -> Vec<Range<usize>> {
         let mut out = Vec::new();
         let mut cursor = node.walk();
@@ -699,6 +782,7 @@ impl Grammar {
             if info.member & bit != 0 {
                 let allowed = info.exclude & bit == 0
                     && (in_list || info.list_only & bit == 0)
+                    && fits(n)
                     && !self.leaks_scope(n, crossed, &mut cursor);
                 if allowed {
                     out.push(n.byte_range());
@@ -755,6 +839,22 @@ fn push_named<'t>(
             stack.push((c, mask));
         }
     }
+}
+
+/// `node` and its descendants that begin where it begins, outermost first.
+fn leftmost(node: TsNode) -> impl Iterator<Item = TsNode> {
+    let start = node.start_byte();
+    std::iter::successors(Some(node), move |n| {
+        n.child(0).filter(|c| c.start_byte() == start)
+    })
+}
+
+/// True when one of `node`'s anonymous children is one of `tokens`.
+fn has_token(text: &str, node: TsNode, tokens: &[String]) -> bool {
+    let mut cursor = node.walk();
+    children(node, &mut cursor)
+        .iter()
+        .any(|(c, _)| !c.is_named() && tokens.iter().any(|t| *t == text[c.byte_range()]))
 }
 
 /// A tree node for `ts`.
@@ -816,90 +916,114 @@ fn item_delete(
             .filter(|c| !c.is_named() && &text[c.byte_range()] == token)
             .map(|c| c.end_byte())
     };
-    match &list.separator {
-        Some(sep) => {
-            if let Some(&next) = items.get(k + 1) {
-                // A non-last item takes the separator and the space up to the next item.
-                span.start..children[next].0.start_byte()
-            } else if k > 0 {
-                // The last item takes the separator before it.
-                children[items[k - 1]].0.end_byte()..span.end
-            } else {
-                let end = next_token(sep).unwrap_or(span.end);
-                line_span(text, span.start, end)
+    // Comments after the item on its last line go with it (`f(); // why`).
+    let with_comments = |mut end: usize| {
+        for (c, _) in &children[items[k] + 1..] {
+            if c.start_byte() < end {
+                continue;
             }
+            if !c.is_extra() || text[end..c.start_byte()].contains('\n') {
+                break;
+            }
+            end = c.end_byte();
         }
-        None => {
-            let end = list
-                .terminator
-                .as_deref()
-                .and_then(next_token)
-                .unwrap_or(span.end);
-            without_blank_lines(text, line_span(text, span.start, end), k == 0)
-        }
+        end
+    };
+    let Some(sep) = &list.separator else {
+        let end = list
+            .terminator
+            .as_deref()
+            .and_then(next_token)
+            .unwrap_or(span.end);
+        return item_span(text, span.start, with_comments(end));
+    };
+    // An item with its separator after it, laid out on lines of its own, goes with its
+    // lines; this keeps one item per line lists tidy whatever subset goes.
+    let end = next_token(sep).unwrap_or(span.end);
+    if let Some(lines) = whole_lines(text, span.start, with_comments(end)) {
+        return lines;
     }
-}
-
-/// [`deletion_span`], which also takes the line break after a node that opens the text:
-/// there is no line break before it to take.
-fn line_span(text: &str, start: usize, end: usize) -> Range<usize> {
-    let span = deletion_span(text, start, end);
-    if span.start != 0 {
-        return span;
-    }
-    let rest = &text[span.end..];
-    let after = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-    let newline = [&b"\r\n"[..], b"\n"]
-        .into_iter()
-        .find(|nl| rest.as_bytes()[after..].starts_with(nl))
-        .map_or(0, <[u8]>::len);
-    if newline == 0 {
-        span
+    if let Some(&next) = items.get(k + 1) {
+        // A non-last item takes the separator and the space up to the next item.
+        span.start..children[next].0.start_byte()
+    } else if k > 0 {
+        // The last item takes the separator before it.
+        children[items[k - 1]].0.end_byte()..span.end
     } else {
-        0..span.end + after + newline
+        item_span(text, span.start, end)
     }
 }
 
-/// Widens the deletion of a line item so that no blank line stays where it was: over the
-/// blank lines before it and, for the first item of a list, the blank lines after it.
-fn without_blank_lines(text: &str, span: Range<usize>, first: bool) -> Range<usize> {
-    let bytes = text.as_bytes();
-    if span.start == 0 || bytes[span.start] != b'\n' && bytes[span.start] != b'\r' {
-        return span;
+/// The bytes that go with a node that may stand on lines of its own: those lines when it
+/// does, else the node with the spaces that would otherwise be left doubled.
+fn item_span(text: &str, start: usize, end: usize) -> Range<usize> {
+    if let Some(lines) = whole_lines(text, start, end) {
+        return lines;
     }
-    // `span.start` is the line break ending the line before the item.
-    let mut start = span.start;
-    loop {
-        let mut p = start;
-        while p > 0 && matches!(bytes[p - 1], b' ' | b'\t' | b'\r') {
-            p -= 1;
+    let bytes = text.as_bytes();
+    let mut s = start;
+    while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
+        s -= 1;
+    }
+    if s == 0 || bytes[s - 1] == b'\n' {
+        // First on its line: keep the indentation for what follows.
+        let mut e = end;
+        while e < bytes.len() && matches!(bytes[e], b' ' | b'\t') {
+            e += 1;
         }
-        if p > 0 && bytes[p - 1] == b'\n' {
-            start = p - 1;
+        start..e
+    } else {
+        s..end
+    }
+}
+
+/// When only blanks surround `start..end` on its first and last lines: those whole lines,
+/// with the blank lines before and after them. Removing any set of such spans leaves no
+/// blank line at the start or end of a block, and none where a removed item was.
+fn whole_lines(text: &str, start: usize, end: usize) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r');
+    let mut s = start;
+    while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
+        s -= 1;
+    }
+    if s > 0 && bytes[s - 1] != b'\n' {
+        return None;
+    }
+    let mut e = end;
+    while e < bytes.len() && blank(bytes[e]) {
+        e += 1;
+    }
+    if e < bytes.len() {
+        if bytes[e] != b'\n' {
+            return None;
+        }
+        e += 1;
+    }
+    loop {
+        let mut p = e;
+        while p < bytes.len() && blank(bytes[p]) {
+            p += 1;
+        }
+        if p < bytes.len() && bytes[p] == b'\n' {
+            e = p + 1;
         } else {
             break;
         }
     }
-    let mut end = span.end;
-    if first {
-        loop {
-            let mut p = end;
-            while p < bytes.len() && matches!(bytes[p], b' ' | b'\t' | b'\r') {
-                p += 1;
-            }
-            // Only a line break followed by another line break ends a blank line.
-            let mut q = p + 1;
-            while q < bytes.len() && matches!(bytes[q], b' ' | b'\t' | b'\r') {
-                q += 1;
-            }
-            if p < bytes.len() && bytes[p] == b'\n' && q < bytes.len() && bytes[q] == b'\n' {
-                end = p + 1;
-            } else {
-                break;
-            }
+    // `s` starts a line; the line before it ends with the line break at `s - 1`.
+    while s > 0 {
+        let mut q = s - 1;
+        while q > 0 && blank(bytes[q - 1]) {
+            q -= 1;
+        }
+        if q == 0 || bytes[q - 1] == b'\n' {
+            s = q;
+        } else {
+            break;
         }
     }
-    start..end
+    Some(s..e)
 }
 
 /// A template filled in for `node`; `None` when a field it names is absent.
