@@ -43,7 +43,7 @@ pub struct Cli {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Input format [default: by extension; unknown extensions are reduced as lines].
-    #[arg(long, value_parser = ["xml", "lines"])]
+    #[arg(long, value_parser = ["xml", "js", "lines"])]
     pub format: Option<String>,
     /// List strategy.
     #[arg(long, default_value = "lithium", value_parser = ["lithium"])]

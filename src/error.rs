@@ -27,8 +27,15 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The input is not UTF-8.
-    #[error("{path}: invalid UTF-8 at byte offset {offset}; treereduce reduces text files")]
-    Utf8 { path: PathBuf, offset: usize },
+    #[error(
+        "{path}:{line}:{column}: invalid UTF-8 at byte offset {offset}; treereduce reduces text files"
+    )]
+    Utf8 {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        offset: usize,
+    },
     /// The input holds a NUL byte.
     #[error(
         "{path}: binary file (NUL byte at byte offset {offset}); treereduce reduces text files"

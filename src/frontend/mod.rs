@@ -1,13 +1,16 @@
 //! Front ends turn text into a [`Tree`] and say whether a text still parses. They describe
 //! structure and the edits each node allows; they never decide what to try.
 
+mod javascript;
 mod lines;
 pub mod mathml;
+mod profile;
 mod xml;
 
 use std::ops::Range;
 use std::path::Path;
 
+pub use javascript::JavaScript;
 pub use lines::Lines;
 pub use xml::Xml;
 
@@ -53,18 +56,21 @@ pub trait Frontend {
 pub enum Format {
     /// XML, XHTML, MathML, SVG: anything well-formed.
     Xml,
+    /// JavaScript, parsed with tree-sitter and reduced as `grammars/javascript.toml` says.
+    JavaScript,
     /// Plain text, one item per line; the fallback for unknown extensions.
     Lines,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: &'static [Format] = &[Format::Xml, Format::Lines];
+    pub const ALL: &'static [Format] = &[Format::Xml, Format::JavaScript, Format::Lines];
 
     /// The name used by `--format`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Xml => "xml",
+            Format::JavaScript => "js",
             Format::Lines => "lines",
         }
     }
@@ -84,6 +90,7 @@ impl Format {
         match ext.as_str() {
             "xml" | "xhtml" | "xht" | "mml" | "svg" | "xsl" | "xslt" | "rss" | "atom" | "opf"
             | "ncx" => Format::Xml,
+            "js" | "mjs" | "cjs" => Format::JavaScript,
             _ => Format::Lines,
         }
     }
@@ -92,6 +99,7 @@ impl Format {
     pub fn frontend(self) -> Box<dyn Frontend> {
         match self {
             Format::Xml => Box::new(Xml),
+            Format::JavaScript => Box::new(JavaScript),
             Format::Lines => Box::new(Lines),
         }
     }

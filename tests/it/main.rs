@@ -7,4 +7,5 @@
 mod cli;
 mod fixtures;
 mod frontend;
+mod javascript;
 mod robust;

@@ -1,0 +1,350 @@
+//! The JavaScript front end: tree-sitter-javascript (compiled in) interpreted through the
+//! profile `grammars/javascript.toml`, which is embedded at build time so nothing is read
+//! at run time. All language knowledge is in the profile; this file only names it.
+
+use std::sync::LazyLock;
+
+use super::profile::Grammar;
+use super::{Frontend, SyntaxError};
+use crate::tree::Tree;
+
+/// The profile text, as compiled into the binary.
+pub const PROFILE: &str = include_str!("../../grammars/javascript.toml");
+
+static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
+    // The profile is a constant of the build and a unit test loads it, so a failure here
+    // is a defect of the build, never of the user's input.
+    Grammar::load(
+        "javascript",
+        tree_sitter_javascript::LANGUAGE.into(),
+        "grammars/javascript.toml",
+        PROFILE,
+    )
+    .expect("grammars/javascript.toml is valid")
+});
+
+/// JavaScript (scripts and modules, JSX included as the grammar has it).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JavaScript;
+
+impl Frontend for JavaScript {
+    fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
+        GRAMMAR.parse(text)
+    }
+
+    fn is_valid(&self, text: &str) -> bool {
+        GRAMMAR.is_valid(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::render;
+    use crate::tree::Edit;
+
+    /// (kind, text, text deleted with it, alternatives) of every node.
+    fn nodes(text: &str) -> Vec<(String, String, Option<String>, Vec<String>)> {
+        let tree = JavaScript.parse(text).unwrap();
+        tree.ids()
+            .skip(1)
+            .map(|id| {
+                let n = tree.node(id);
+                (
+                    n.label.clone(),
+                    text[n.span.clone()].to_string(),
+                    n.delete.clone().map(|d| text[d].to_string()),
+                    n.alternatives
+                        .iter()
+                        .flat_map(|edits| edits.iter().map(|e| e.text.clone()))
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// The edits offered for the node of `kind` whose text is `own`; none when the tree
+    /// leaves that node out.
+    fn node(text: &str, kind: &str, own: &str) -> (Option<String>, Vec<String>) {
+        nodes(text)
+            .into_iter()
+            .find(|(k, t, _, _)| k == kind && t == own)
+            .map_or((None, Vec::new()), |found| (found.2, found.3))
+    }
+
+    fn without(text: &str, kind: &str, own: &str) -> String {
+        let delete = node(text, kind, own).0.unwrap();
+        let at = text.find(&delete).unwrap();
+        render(text, &[&Edit::delete(at..at + delete.len())])
+    }
+
+    #[test]
+    fn the_profile_loads() {
+        Grammar::load(
+            "javascript",
+            tree_sitter_javascript::LANGUAGE.into(),
+            "grammars/javascript.toml",
+            PROFILE,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_profile_naming_an_unknown_kind_is_refused() {
+        let err = Grammar::load(
+            "javascript",
+            tree_sitter_javascript::LANGUAGE.into(),
+            "x.toml",
+            "language = \"javascript\"\n[lists.no_such_kind]\n",
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("x.toml: unknown node kind `no_such_kind`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn list_items_take_one_comma() {
+        let text = "f(a, b, c);\n";
+        assert_eq!(without(text, "identifier", "a"), "f(b, c);\n");
+        assert_eq!(without(text, "identifier", "b"), "f(a, c);\n");
+        assert_eq!(without(text, "identifier", "c"), "f(a, b);\n");
+        assert_eq!(without("f(a,);", "identifier", "a"), "f();");
+        assert_eq!(
+            without("x = [\n  1,\n  2,\n];\n", "number", "2"),
+            "x = [\n  1,\n];\n"
+        );
+        assert_eq!(
+            without("x = {\n  a: 1,\n  b: 2\n};\n", "pair", "a: 1"),
+            "x = {\n  b: 2\n};\n"
+        );
+    }
+
+    #[test]
+    fn a_single_declarator_stays() {
+        assert_eq!(node("var a = 1;", "variable_declarator", "a = 1").0, None);
+        assert_eq!(
+            without("let a = 1, b;", "variable_declarator", "a = 1"),
+            "let b;"
+        );
+    }
+
+    #[test]
+    fn statements_take_their_line_and_no_blank_line_stays() {
+        let text = "function f() {\n  a();\n\n  b();\n\n  c();\n}\n";
+        assert_eq!(
+            without(text, "expression_statement", "a();"),
+            "function f() {\n  b();\n\n  c();\n}\n"
+        );
+        assert_eq!(
+            without(text, "expression_statement", "b();"),
+            "function f() {\n  a();\n  c();\n}\n"
+        );
+        assert_eq!(
+            without(text, "expression_statement", "c();"),
+            "function f() {\n  a();\n\n  b();\n}\n"
+        );
+        assert_eq!(without("// c\nx();\n", "comment", "// c"), "x();\n");
+        assert_eq!(
+            without("x();\ny();\n", "expression_statement", "x();"),
+            "y();\n"
+        );
+    }
+
+    #[test]
+    fn class_members_take_their_semicolon() {
+        assert_eq!(
+            without(
+                "class A {\n  x = 1;\n  m() {}\n}\n",
+                "field_definition",
+                "x = 1"
+            ),
+            "class A {\n  m() {}\n}\n"
+        );
+    }
+
+    #[test]
+    fn optional_parts_go_with_their_keyword_or_prefix() {
+        let text = "if (a) {\n  b();\n} else {\n  c();\n}\n";
+        assert_eq!(
+            without(text, "else_clause", "else {\n  c();\n}"),
+            "if (a) {\n  b();\n}\n"
+        );
+        assert_eq!(
+            without("var x = 1 + 2;", "binary_expression", "1 + 2"),
+            "var x;"
+        );
+        assert_eq!(
+            without(
+                "try { a(); } catch (e) {} finally { b(); }",
+                "finally_clause",
+                "finally { b(); }"
+            ),
+            "try { a(); } catch (e) {}"
+        );
+        assert_eq!(
+            without(
+                "try { a(); } catch (e) {} finally { b(); }",
+                "catch_clause",
+                "catch (e) {}"
+            ),
+            "try { a(); } finally { b(); }"
+        );
+        // A try without a finally keeps its catch.
+        assert_eq!(
+            node("try {} catch (e) {}", "catch_clause", "catch (e) {}").0,
+            None
+        );
+        assert_eq!(
+            without("for (i = 0; i < n; i++) {}", "update_expression", "i++"),
+            "for (i = 0; i < n;) {}"
+        );
+    }
+
+    #[test]
+    fn hoisting_offers_nearest_descendants_shortest_first() {
+        assert_eq!(
+            node("x = a + bb;", "binary_expression", "a + bb").1,
+            ["a", "0", "bb"]
+        );
+        assert_eq!(
+            node("z = f(g(x), y);", "call_expression", "f(g(x), y)").1,
+            ["f", "y", "0", "g(x)"]
+        );
+        let text = "if (c) {\n  a();\n} else b();\n";
+        assert_eq!(
+            node(text, "if_statement", text.trim_end()).1,
+            ["a();", "b();", "{\n  a();\n}"]
+        );
+    }
+
+    #[test]
+    fn an_iife_can_become_its_body() {
+        let text = "(function () {\n  a();\n  b();\n})();\n";
+        let (_, alternatives) = node(text, "expression_statement", text.trim_end());
+        assert_eq!(alternatives, ["{\n  a();\n  b();\n}"]);
+        let block = "{\n  a();\n  b();\n}\n";
+        assert_eq!(
+            node(block, "statement_block", block.trim_end()).1,
+            ["a();", "b();", "a();\n  b();"]
+        );
+    }
+
+    #[test]
+    fn nothing_leaves_its_function_or_loop() {
+        // The body holds a `return`, which would not parse for an engine at top level.
+        let text = "(function () {\n  return 1;\n})();\n";
+        assert!(
+            node(text, "expression_statement", text.trim_end())
+                .1
+                .is_empty()
+        );
+        let text = "while (x) { break; }";
+        assert!(
+            !node(text, "while_statement", text)
+                .1
+                .contains(&"break;".to_string())
+        );
+        // Inside the same loop it may move.
+        let text = "while (x) { if (y) break; }";
+        assert_eq!(node(text, "if_statement", "if (y) break;").1, ["break;"]);
+    }
+
+    #[test]
+    fn declarations_are_not_hoisted_into_a_single_statement_position() {
+        let text = "while (x) if (y) { let z = 1; }";
+        assert!(
+            !node(text, "if_statement", "if (y) { let z = 1; }")
+                .1
+                .contains(&"let z = 1;".to_string())
+        );
+        let text = "if (y) { let z = 1; }";
+        assert!(
+            node(text, "if_statement", text)
+                .1
+                .contains(&"let z = 1;".to_string())
+        );
+    }
+
+    #[test]
+    fn conditions_keep_their_parentheses() {
+        let (_, alternatives) = node("if ((a)) {}", "parenthesized_expression", "((a))");
+        assert!(alternatives.is_empty(), "{alternatives:?}");
+        // Parentheses are never hoisted away: they may hold an assignment inside an operator.
+        assert_eq!(
+            node("if ((a)) {}", "parenthesized_expression", "(a)").1,
+            ["0"]
+        );
+        assert_eq!(
+            node("x = a && (b = c);", "binary_expression", "a && (b = c)").1,
+            ["a", "0", "(b = c)"]
+        );
+    }
+
+    #[test]
+    fn any_subset_of_line_items_leaves_tidy_lines() {
+        for text in [
+            "function f() {\n  a();\n\n  b();\n  c(); // c\n\n\n  d();\n}\n",
+            "// head\n\nx = [\n  1,\n\n  2,\n  3,\n];\ny = [\n  4,\n  5\n];\n",
+        ] {
+            let tree = JavaScript.parse(text).unwrap();
+            let deletes: Vec<Edit> = tree
+                .ids()
+                .filter_map(|id| tree.node(id).delete.clone())
+                .map(Edit::delete)
+                .collect();
+            for mask in 0u32..1 << deletes.len() {
+                let chosen: Vec<&Edit> = (0..deletes.len())
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| &deletes[i])
+                    .collect();
+                let out = render(text, &chosen);
+                if !JavaScript.is_valid(&out) {
+                    continue;
+                }
+                let lines: Vec<&str> = out.lines().collect();
+                for (i, line) in lines.iter().enumerate() {
+                    let blank = line.trim().is_empty();
+                    assert!(!blank || line.is_empty(), "spaces left on a line:\n{out}");
+                    if blank {
+                        let before = if i == 0 { "" } else { lines[i - 1].trim_end() };
+                        let after = lines.get(i + 1).map_or("", |l| l.trim_start());
+                        assert!(
+                            i > 0 && !before.ends_with(['{', '[']),
+                            "blank line at the start:\n{out}"
+                        );
+                        assert!(
+                            !after.starts_with(['}', ']']),
+                            "blank line at the end:\n{out}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn syntax_errors_name_the_first_error_or_missing_node() {
+        let err = JavaScript.parse("let a = 1;\nlet b = ;\n").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 7), "{err}");
+        let err = JavaScript.parse("f(a, b\n").unwrap_err();
+        assert!(
+            err.message.contains("missing") || err.message.contains("unexpected"),
+            "{err}"
+        );
+        assert!(!JavaScript.is_valid("if (a"));
+        assert!(JavaScript.is_valid("if (a) b();"));
+        // Columns count characters, not bytes.
+        let err = JavaScript.parse("é = ;").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 3), "{err}");
+    }
+
+    #[test]
+    fn deep_nesting_needs_no_recursion() {
+        let depth = 20_000;
+        let text = format!("x = {}0{};", "[".repeat(depth), "]".repeat(depth));
+        let tree = JavaScript.parse(&text).unwrap();
+        assert!(tree.max_depth() as usize >= depth);
+    }
+}

@@ -1,0 +1,1094 @@
+//! Tree-sitter front ends driven by a grammar profile (`grammars/<language>.toml`): the
+//! profile says which node kinds hold lists and what separates their items, which fields
+//! are optional, and what a node may be replaced with; this module interprets it for any
+//! tree-sitter language. It describes edits and never decides which to try. Trees are built
+//! and searched with explicit stacks, so nesting depth is bounded only by tree-sitter.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use serde::Deserialize;
+use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
+
+use super::SyntaxError;
+use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
+
+/// The profile as written in TOML. `grammars/README.md` documents every field.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProfileFile {
+    language: String,
+    #[serde(default = "default_max_alternatives")]
+    max_alternatives: usize,
+    #[serde(default)]
+    comments: Vec<String>,
+    #[serde(default)]
+    lists: BTreeMap<String, ListFile>,
+    #[serde(default)]
+    optional: Vec<OptionalFile>,
+    #[serde(default)]
+    categories: BTreeMap<String, CategoryFile>,
+    #[serde(default)]
+    replace: Vec<ReplaceFile>,
+    #[serde(default)]
+    scoped: Vec<ScopedFile>,
+}
+
+fn default_max_alternatives() -> usize {
+    6
+}
+
+fn one() -> usize {
+    1
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListFile {
+    separator: Option<String>,
+    terminator: Option<String>,
+    field: Option<String>,
+    #[serde(default)]
+    min_items: usize,
+    #[serde(default)]
+    exact: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OptionalFile {
+    kind: String,
+    field: Option<String>,
+    child: Option<String>,
+    prefix: Option<String>,
+    requires: Option<String>,
+    #[serde(default)]
+    unless_parent_has: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AvoidFile {
+    at: Vec<String>,
+    kinds: Vec<String>,
+    #[serde(default)]
+    leading: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CategoryFile {
+    #[serde(default)]
+    kinds: Vec<String>,
+    #[serde(default)]
+    supertypes: Vec<String>,
+    #[serde(default)]
+    hoist: bool,
+    #[serde(default)]
+    through: Vec<String>,
+    #[serde(default = "one")]
+    through_max: usize,
+    #[serde(default)]
+    stop: Vec<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
+    #[serde(default)]
+    no_hoist: Vec<String>,
+    #[serde(default)]
+    list_only: Vec<String>,
+    #[serde(default)]
+    fixed: Vec<String>,
+    placeholder: Option<String>,
+    #[serde(default)]
+    no_placeholder: Vec<String>,
+    #[serde(default)]
+    avoid: Vec<AvoidFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReplaceFile {
+    kind: String,
+    with: Vec<String>,
+    in_list: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScopedFile {
+    kinds: Vec<String>,
+    within: Vec<String>,
+}
+
+/// How the items of a list go when deleted.
+#[derive(Debug)]
+struct List {
+    /// Items are separated by this token; a deleted item takes one separator with it.
+    separator: Option<String>,
+    /// Items may end with this token (outside the item node); it goes with the item.
+    terminator: Option<String>,
+    /// Only children in this field are items.
+    field: Option<String>,
+    /// Lists this short offer no deletion.
+    min_items: usize,
+    /// Delete exactly the item's bytes (template parts): whitespace there is content.
+    exact: bool,
+}
+
+/// A child that may be dropped, with what goes before it.
+#[derive(Debug)]
+struct Optional {
+    field: Option<String>,
+    child: Option<String>,
+    prefix: Option<String>,
+    requires: Option<String>,
+    /// Not when the parent holds one of these tokens (`const x` needs its initializer).
+    unless_parent_has: Vec<String>,
+}
+
+/// A piece of a replacement template.
+#[derive(Debug, Clone)]
+enum Segment {
+    Text(String),
+    Field(String),
+    Inner,
+}
+
+#[derive(Debug)]
+struct Replace {
+    templates: Vec<Vec<Segment>>,
+    in_list: Option<bool>,
+}
+
+/// A position is a parent kind and, optionally, the field the child is in.
+type Position = (String, Option<String>);
+
+#[derive(Debug)]
+struct Category {
+    hoist: bool,
+    through_max: usize,
+    fixed: BTreeSet<Position>,
+    placeholder: Option<String>,
+    no_placeholder: BTreeSet<Position>,
+    avoid: Vec<Avoid>,
+}
+
+/// Candidate kinds that may not go to some positions; `leading`: nor begin what is there.
+#[derive(Debug)]
+struct Avoid {
+    bit: u32,
+    at: BTreeSet<Position>,
+    leading: bool,
+}
+
+/// Everything the profile says about one node kind; one bit per category or scope group.
+#[derive(Debug, Default, Clone)]
+struct KindInfo {
+    comment: bool,
+    list: Option<usize>,
+    optional: Vec<usize>,
+    replace: Vec<usize>,
+    member: u32,
+    through: u32,
+    stop: u32,
+    exclude: u32,
+    no_hoist: u32,
+    list_only: u32,
+    /// `avoid` entries (numbered across categories) that name this kind.
+    avoid: u32,
+    /// Scope groups this kind must not leave.
+    scoped: u32,
+    /// Scope groups this kind encloses.
+    within: u32,
+}
+
+/// A tree-sitter language with its compiled profile.
+pub struct Grammar {
+    name: &'static str,
+    language: Language,
+    max_alternatives: usize,
+    /// Indexed by tree-sitter kind id.
+    kinds: Vec<KindInfo>,
+    lists: Vec<List>,
+    optional: Vec<Optional>,
+    replace: Vec<Replace>,
+    categories: Vec<Category>,
+}
+
+impl std::fmt::Debug for Grammar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Grammar({})", self.name)
+    }
+}
+
+/// Resolves the names a profile uses to tree-sitter ids, with errors naming the profile.
+struct Names<'a> {
+    language: &'a Language,
+    file: &'a str,
+    kinds: BTreeMap<String, Vec<u16>>,
+}
+
+impl<'a> Names<'a> {
+    fn new(language: &'a Language, file: &'a str) -> Self {
+        let mut kinds: BTreeMap<String, Vec<u16>> = BTreeMap::new();
+        let count = u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX);
+        for id in 0..count {
+            if language.node_kind_is_named(id)
+                && let Some(name) = language.node_kind_for_id(id)
+            {
+                kinds.entry(name.to_string()).or_default().push(id);
+            }
+        }
+        Names {
+            language,
+            file,
+            kinds,
+        }
+    }
+
+    fn kind(&self, name: &str) -> Result<Vec<u16>, String> {
+        self.kinds.get(name).cloned().ok_or_else(|| {
+            format!(
+                "{}: unknown node kind `{name}`; see the grammar's node-types.json",
+                self.file
+            )
+        })
+    }
+
+    fn field(&self, name: &str) -> Result<String, String> {
+        match self.language.field_id_for_name(name) {
+            Some(_) => Ok(name.to_string()),
+            None => Err(format!("{}: unknown field `{name}`", self.file)),
+        }
+    }
+
+    /// `kind` or `kind.field`.
+    fn position(&self, text: &str) -> Result<Position, String> {
+        let (kind, field) = match text.split_once('.') {
+            Some((k, f)) => (k, Some(self.field(f)?)),
+            None => (text, None),
+        };
+        self.kind(kind)?;
+        Ok((kind.to_string(), field))
+    }
+
+    /// The concrete kinds under a supertype, expanding nested supertypes.
+    fn supertype(&self, name: &str) -> Result<Vec<u16>, String> {
+        let supers = self.language.supertypes();
+        let start: Vec<u16> = supers
+            .iter()
+            .copied()
+            .filter(|&id| self.language.node_kind_for_id(id) == Some(name))
+            .collect();
+        if start.is_empty() {
+            return Err(format!("{}: unknown supertype `{name}`", self.file));
+        }
+        let mut out = Vec::new();
+        let mut work = start;
+        let mut seen = BTreeSet::new();
+        while let Some(id) = work.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            if supers.contains(&id) {
+                work.extend_from_slice(self.language.subtypes_for_supertype(id));
+            } else if let Some(name) = self.language.node_kind_for_id(id) {
+                // A subtype id may be one alias among several ids of the same name.
+                out.extend(self.kind(name)?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn template(&self, text: &str) -> Result<Vec<Segment>, String> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("${") {
+            if at > 0 {
+                out.push(Segment::Text(rest[..at].to_string()));
+            }
+            let Some(close) = rest[at..].find('}') else {
+                return Err(format!("{}: unclosed `${{` in `{text}`", self.file));
+            };
+            let name = &rest[at + 2..at + close];
+            out.push(if name == "inner" {
+                Segment::Inner
+            } else {
+                Segment::Field(self.field(name)?)
+            });
+            rest = &rest[at + close + 1..];
+        }
+        if !rest.is_empty() {
+            out.push(Segment::Text(rest.to_string()));
+        }
+        Ok(out)
+    }
+}
+
+impl Grammar {
+    /// Compiles the profile `source` (named `file` in errors) for `language`. Every kind and
+    /// field the profile names must exist in the grammar.
+    pub fn load(
+        name: &'static str,
+        language: Language,
+        file: &str,
+        source: &str,
+    ) -> Result<Grammar, String> {
+        let profile: ProfileFile = toml::from_str(source).map_err(|e| format!("{file}: {e}"))?;
+        if profile.language != name {
+            return Err(format!(
+                "{file}: profile is for `{}`, not `{name}`",
+                profile.language
+            ));
+        }
+        if profile.categories.len() > 32 || profile.scoped.len() > 32 {
+            return Err(format!("{file}: at most 32 categories and 32 scope groups"));
+        }
+        let names = Names::new(&language, file);
+        let mut kinds = vec![KindInfo::default(); language.node_kind_count()];
+        let mut each = |name: &str, f: &mut dyn FnMut(&mut KindInfo)| -> Result<(), String> {
+            for id in names.kind(name)? {
+                f(&mut kinds[usize::from(id)]);
+            }
+            Ok(())
+        };
+
+        for name in &profile.comments {
+            each(name, &mut |k| k.comment = true)?;
+        }
+        let mut lists = Vec::new();
+        for (kind, l) in &profile.lists {
+            let index = lists.len();
+            each(kind, &mut |k| k.list = Some(index))?;
+            let field = l.field.as_deref().map(|f| names.field(f)).transpose()?;
+            lists.push(List {
+                separator: l.separator.clone(),
+                terminator: l.terminator.clone(),
+                field,
+                min_items: l.min_items,
+                exact: l.exact,
+            });
+        }
+        let mut optional = Vec::new();
+        for o in &profile.optional {
+            if o.field.is_some() == o.child.is_some() {
+                return Err(format!(
+                    "{file}: optional `{}` needs exactly one of `field` and `child`",
+                    o.kind
+                ));
+            }
+            let index = optional.len();
+            each(&o.kind, &mut |k| k.optional.push(index))?;
+            if let Some(child) = &o.child {
+                names.kind(child)?;
+            }
+            optional.push(Optional {
+                field: o.field.as_deref().map(|f| names.field(f)).transpose()?,
+                child: o.child.clone(),
+                prefix: o.prefix.clone(),
+                requires: o.requires.as_deref().map(|f| names.field(f)).transpose()?,
+                unless_parent_has: o.unless_parent_has.clone(),
+            });
+        }
+        let mut replace = Vec::new();
+        for r in &profile.replace {
+            let index = replace.len();
+            each(&r.kind, &mut |k| k.replace.push(index))?;
+            let templates = r
+                .with
+                .iter()
+                .map(|t| names.template(t))
+                .collect::<Result<Vec<_>, _>>()?;
+            replace.push(Replace {
+                templates,
+                in_list: r.in_list,
+            });
+        }
+        let mut categories = Vec::new();
+        let mut avoid_bits = 0;
+        for (bit, c) in profile.categories.values().enumerate() {
+            let bit = 1u32 << bit;
+            let mut members = Vec::new();
+            for k in &c.kinds {
+                members.extend(names.kind(k)?);
+            }
+            for s in &c.supertypes {
+                members.extend(names.supertype(s)?);
+            }
+            for id in members {
+                kinds[usize::from(id)].member |= bit;
+            }
+            let mut flag = |list: &Vec<String>, f: fn(&mut KindInfo, u32)| {
+                for k in list {
+                    for id in names.kind(k)? {
+                        f(&mut kinds[usize::from(id)], bit);
+                    }
+                }
+                Ok::<(), String>(())
+            };
+            flag(&c.through, |k, b| k.through |= b)?;
+            flag(&c.stop, |k, b| k.stop |= b)?;
+            flag(&c.exclude, |k, b| k.exclude |= b)?;
+            flag(&c.no_hoist, |k, b| k.no_hoist |= b)?;
+            flag(&c.list_only, |k, b| k.list_only |= b)?;
+            let positions = |list: &Vec<String>| {
+                list.iter()
+                    .map(|p| names.position(p))
+                    .collect::<Result<BTreeSet<_>, _>>()
+            };
+            let mut avoid = Vec::new();
+            for a in &c.avoid {
+                if avoid_bits == 32 {
+                    return Err(format!("{file}: at most 32 `avoid` entries"));
+                }
+                let bit = 1u32 << avoid_bits;
+                avoid_bits += 1;
+                for k in &a.kinds {
+                    for id in names.kind(k)? {
+                        kinds[usize::from(id)].avoid |= bit;
+                    }
+                }
+                avoid.push(Avoid {
+                    bit,
+                    at: positions(&a.at)?,
+                    leading: a.leading,
+                });
+            }
+            categories.push(Category {
+                hoist: c.hoist,
+                through_max: c.through_max,
+                fixed: positions(&c.fixed)?,
+                placeholder: c.placeholder.clone(),
+                no_placeholder: positions(&c.no_placeholder)?,
+                avoid,
+            });
+        }
+        for (bit, s) in profile.scoped.iter().enumerate() {
+            let bit = 1u32 << bit;
+            for k in &s.kinds {
+                for id in names.kind(k)? {
+                    kinds[usize::from(id)].scoped |= bit;
+                }
+            }
+            for k in &s.within {
+                for id in names.kind(k)? {
+                    kinds[usize::from(id)].within |= bit;
+                }
+            }
+        }
+        Ok(Grammar {
+            name,
+            language,
+            max_alternatives: profile.max_alternatives,
+            kinds,
+            lists,
+            optional,
+            replace,
+            categories,
+        })
+    }
+
+    fn info(&self, node: TsNode) -> &KindInfo {
+        static NONE: KindInfo = KindInfo {
+            comment: false,
+            list: None,
+            optional: Vec::new(),
+            replace: Vec::new(),
+            member: 0,
+            through: 0,
+            stop: 0,
+            exclude: 0,
+            no_hoist: 0,
+            list_only: 0,
+            avoid: 0,
+            scoped: 0,
+            within: 0,
+        };
+        self.kinds.get(usize::from(node.kind_id())).unwrap_or(&NONE)
+    }
+
+    /// Parses `text` with this thread's parser for the language.
+    fn parse_ts(&self, text: &str) -> Option<tree_sitter::Tree> {
+        thread_local! {
+            // Parsers hold allocations worth reusing across the many candidates of a run.
+            static PARSERS: RefCell<BTreeMap<&'static str, Parser>> =
+                const { RefCell::new(BTreeMap::new()) };
+        }
+        PARSERS.with(|cell| {
+            let mut parsers = cell.borrow_mut();
+            if !parsers.contains_key(self.name) {
+                let mut parser = Parser::new();
+                parser.set_language(&self.language).ok()?;
+                parsers.insert(self.name, parser);
+            }
+            parsers.get_mut(self.name)?.parse(text, None)
+        })
+    }
+
+    /// True when `text` parses without ERROR or MISSING nodes.
+    pub fn is_valid(&self, text: &str) -> bool {
+        self.parse_ts(text)
+            .is_some_and(|tree| !tree.root_node().has_error())
+    }
+
+    /// Parses `text` into a tree of the nodes the profile gives edits for.
+    pub fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
+        let Some(ts) = self.parse_ts(text) else {
+            return Err(SyntaxError {
+                line: 1,
+                column: 1,
+                message: format!("the {} parser could not be set up", self.name),
+            });
+        };
+        let root = ts.root_node();
+        if root.has_error() {
+            return Err(first_error(text, root));
+        }
+        Ok(self.build(text, root))
+    }
+
+    fn build(&self, text: &str, root: TsNode) -> Tree {
+        struct Pending<'t> {
+            node: TsNode<'t>,
+            parent: NodeId,
+            delete: Option<Range<usize>>,
+            in_list: bool,
+            position: Option<(TsNode<'t>, Option<&'t str>)>,
+            /// The positions (parent kind, field) this node begins, its own last.
+            leads: Vec<(&'t str, Option<&'t str>)>,
+        }
+        let mut tree = Tree::new(text.len());
+        let mut cursor = root.walk();
+        let mut stack = vec![Pending {
+            node: root,
+            parent: tree.root(),
+            delete: None,
+            in_list: false,
+            position: None,
+            leads: Vec::new(),
+        }];
+        while let Some(p) = stack.pop() {
+            let info = self.info(p.node);
+            let id = if p.position.is_none() {
+                tree.root()
+            } else if info.comment {
+                tree.push(
+                    p.parent,
+                    leaf(NodeKind::Comment, p.node, p.delete, Vec::new()),
+                );
+                continue;
+            } else {
+                let alternatives = self.alternatives(text, p.node, &p.leads, p.in_list);
+                if p.delete.is_none() && alternatives.is_empty() {
+                    p.parent
+                } else {
+                    tree.push(
+                        p.parent,
+                        leaf(NodeKind::Element, p.node, p.delete, alternatives),
+                    )
+                }
+            };
+            let children = children(p.node, &mut cursor);
+            let parent = p.position.map(|(parent, _)| parent);
+            let (deletes, in_list) = self.child_deletes(text, p.node, parent, &children);
+            for (i, (child, field)) in children.iter().enumerate().rev() {
+                if !child.is_named() {
+                    continue;
+                }
+                let delete = if self.info(*child).comment {
+                    Some(item_span(text, child.start_byte(), child.end_byte()))
+                } else {
+                    deletes[i].clone()
+                };
+                let mut leads = if child.start_byte() == p.node.start_byte() {
+                    p.leads.clone()
+                } else {
+                    Vec::new()
+                };
+                leads.push((p.node.kind(), *field));
+                stack.push(Pending {
+                    node: *child,
+                    parent: id,
+                    delete,
+                    in_list: in_list[i],
+                    position: Some((p.node, *field)),
+                    leads,
+                });
+            }
+        }
+        tree
+    }
+
+    /// The deletion span of each child (by index) and whether it is a list item.
+    fn child_deletes(
+        &self,
+        text: &str,
+        node: TsNode,
+        parent: Option<TsNode>,
+        children: &[(TsNode, Option<&str>)],
+    ) -> (Vec<Option<Range<usize>>>, Vec<bool>) {
+        let mut deletes = vec![None; children.len()];
+        let mut in_list = vec![false; children.len()];
+        let info = self.info(node);
+        if let Some(list) = info.list.and_then(|i| self.lists.get(i)) {
+            let items: Vec<usize> = (0..children.len())
+                .filter(|&i| {
+                    let (c, field) = children[i];
+                    c.is_named()
+                        && !c.is_extra()
+                        && list.field.as_deref().is_none_or(|f| Some(f) == field)
+                })
+                .collect();
+            for &i in &items {
+                in_list[i] = true;
+            }
+            let n = items.len();
+            if n > list.min_items {
+                for (k, &i) in items.iter().enumerate() {
+                    deletes[i] = Some(item_delete(text, list, children, &items, k));
+                }
+            }
+        }
+        for rule in info.optional.iter().filter_map(|&i| self.optional.get(i)) {
+            if let Some(req) = &rule.requires
+                && !children.iter().any(|(_, f)| *f == Some(req.as_str()))
+            {
+                continue;
+            }
+            if let Some(parent) = parent
+                && !rule.unless_parent_has.is_empty()
+                && has_token(text, parent, &rule.unless_parent_has)
+            {
+                continue;
+            }
+            let found = children
+                .iter()
+                .position(|(c, f)| match (&rule.field, &rule.child) {
+                    (Some(field), _) => *f == Some(field.as_str()),
+                    (None, Some(kind)) => c.kind() == kind,
+                    (None, None) => false,
+                });
+            let Some(i) = found else { continue };
+            if deletes[i].is_some() {
+                continue;
+            }
+            // The child goes with everything back to the sibling before it (and the prefix
+            // token, such as the `=` of an initializer).
+            let mut j = i;
+            let mut start = children[i].0.start_byte();
+            while j > 0 {
+                j -= 1;
+                let prev = children[j].0;
+                if prev.is_extra() {
+                    continue;
+                }
+                if !prev.is_named()
+                    && rule.prefix.as_deref() == Some(&text[prev.byte_range()])
+                    && start == children[i].0.start_byte()
+                {
+                    start = prev.start_byte();
+                    continue;
+                }
+                start = prev.end_byte();
+                break;
+            }
+            deletes[i] = Some(start..children[i].0.end_byte());
+        }
+        (deletes, in_list)
+    }
+
+    /// Replacement texts for `node`, shortest first, each strictly shorter than the node.
+    fn alternatives(
+        &self,
+        text: &str,
+        node: TsNode,
+        leads: &[(&str, Option<&str>)],
+        in_list: bool,
+    ) -> Vec<String> {
+        let info = self.info(node);
+        let own_text = &text[node.byte_range()];
+        let mut out: Vec<String> = Vec::new();
+        for rule in info.replace.iter().filter_map(|&i| self.replace.get(i)) {
+            if rule.in_list.is_some_and(|want| want != in_list) {
+                continue;
+            }
+            for template in &rule.templates {
+                if let Some(t) = render_template(text, node, template) {
+                    out.push(t);
+                }
+            }
+        }
+        let matches = |set: &BTreeSet<Position>, (kind, field): (&str, Option<&str>)| {
+            set.iter()
+                .any(|(k, f)| k == kind && (f.is_none() || f.as_deref() == field))
+        };
+        let own = leads.last().copied().unwrap_or(("", None));
+        let at = |set: &BTreeSet<Position>| matches(set, own);
+        for (bit, category) in self.categories.iter().enumerate() {
+            let bit = 1u32 << bit;
+            if info.member & bit == 0 || at(&category.fixed) {
+                continue;
+            }
+            if category.hoist && info.no_hoist & bit == 0 {
+                // Kinds that may not stand here (`direct`) or begin what stands here.
+                let (mut direct, mut leading) = (0, 0);
+                for a in &category.avoid {
+                    if a.leading && leads.iter().any(|&p| matches(&a.at, p)) {
+                        leading |= a.bit;
+                    } else if at(&a.at) {
+                        direct |= a.bit;
+                    }
+                }
+                let fits = |c: TsNode| {
+                    self.info(c).avoid & direct == 0
+                        && leftmost(c).all(|d| self.info(d).avoid & leading == 0)
+                };
+                for r in self.hoist(node, bit, category, in_list, &fits) {
+                    out.push(text[r].to_string());
+                }
+            }
+            if let Some(p) = &category.placeholder
+                && node.named_child_count() > 0
+                && !at(&category.no_placeholder)
+            {
+                out.push(p.clone());
+            }
+        }
+        let mut seen = BTreeSet::new();
+        out.retain(|t| t.len() < own_text.len() && seen.insert(t.clone()));
+        out.sort_by_key(String::len);
+        out.truncate(self.max_alternatives);
+        out
+    }
+
+    /// Spans of the nearest descendants of `node` in the same category that may replace it.
+    fn hoist<'t>(
+        &self,
+        node: TsNode<'t>,
+        bit: u32,
+        category: &Category,
+        in_list: bool,
+        fits: &dyn Fn(TsNode<'t>) -> bool,
+    ) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        let mut cursor = node.walk();
+        // (node, scope groups left on the way down from `node`)
+        let mut stack: Vec<(TsNode<'t>, u32)> = Vec::new();
+        let crossed = self.info(node).within;
+        push_named(&mut stack, &mut cursor, node, crossed);
+        while let Some((n, crossed)) = stack.pop() {
+            let info = self.info(n);
+            if info.member & bit != 0 {
+                let allowed = info.exclude & bit == 0
+                    && (in_list || info.list_only & bit == 0)
+                    && fits(n)
+                    && !self.leaks_scope(n, crossed, &mut cursor);
+                if allowed {
+                    out.push(n.byte_range());
+                }
+                let items = n
+                    .named_children(&mut cursor)
+                    .filter(|c| !c.is_extra() && self.info(*c).member & bit != 0)
+                    .count();
+                if info.through & bit != 0 && items <= category.through_max {
+                    push_named(&mut stack, &mut cursor, n, crossed | info.within);
+                }
+            } else if info.stop & bit == 0 {
+                push_named(&mut stack, &mut cursor, n, crossed | info.within);
+            }
+        }
+        out
+    }
+
+    /// True when `node` holds (outside nested enclosures) a construct of a scope group in
+    /// `crossed`, such as a `return` lifted out of its function.
+    fn leaks_scope<'t>(&self, node: TsNode<'t>, crossed: u32, cursor: &mut TreeCursor<'t>) -> bool {
+        if crossed == 0 {
+            return false;
+        }
+        let mut stack = vec![(node, crossed)];
+        while let Some((n, active)) = stack.pop() {
+            let info = self.info(n);
+            let active = active & !info.within;
+            if active == 0 {
+                continue;
+            }
+            if info.scoped & active != 0 {
+                return true;
+            }
+            for (c, _) in children(n, cursor) {
+                if c.is_named() {
+                    stack.push((c, active));
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Pushes the named, non-extra children of `node` so that they pop in document order.
+fn push_named<'t>(
+    stack: &mut Vec<(TsNode<'t>, u32)>,
+    cursor: &mut TreeCursor<'t>,
+    node: TsNode<'t>,
+    mask: u32,
+) {
+    for (c, _) in children(node, cursor).into_iter().rev() {
+        if c.is_named() && !c.is_extra() {
+            stack.push((c, mask));
+        }
+    }
+}
+
+/// `node` and its descendants that begin where it begins, outermost first.
+fn leftmost(node: TsNode) -> impl Iterator<Item = TsNode> {
+    let start = node.start_byte();
+    std::iter::successors(Some(node), move |n| {
+        n.child(0).filter(|c| c.start_byte() == start)
+    })
+}
+
+/// True when one of `node`'s anonymous children is one of `tokens`.
+fn has_token(text: &str, node: TsNode, tokens: &[String]) -> bool {
+    let mut cursor = node.walk();
+    children(node, &mut cursor)
+        .iter()
+        .any(|(c, _)| !c.is_named() && tokens.iter().any(|t| *t == text[c.byte_range()]))
+}
+
+/// A tree node for `ts`.
+fn leaf(
+    kind: NodeKind,
+    ts: TsNode,
+    delete: Option<Range<usize>>,
+    alternatives: Vec<String>,
+) -> Node {
+    let span = ts.byte_range();
+    // Each alternative text replaces the node's whole span.
+    let alternatives = alternatives
+        .into_iter()
+        .map(|text| {
+            vec![Edit {
+                span: span.clone(),
+                text,
+            }]
+        })
+        .collect();
+    Node {
+        kind,
+        label: ts.kind().to_string(),
+        span,
+        delete,
+        alternatives,
+        parent: None,
+        depth: 0,
+        children: Vec::new(),
+    }
+}
+
+/// All children of `node` with their field names, in order.
+fn children<'t>(
+    node: TsNode<'t>,
+    cursor: &mut TreeCursor<'t>,
+) -> Vec<(TsNode<'t>, Option<&'t str>)> {
+    cursor.reset(node);
+    let mut out = Vec::new();
+    if cursor.goto_first_child() {
+        loop {
+            out.push((cursor.node(), cursor.field_name()));
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The bytes that go with the `k`th item of a list.
+fn item_delete(
+    text: &str,
+    list: &List,
+    children: &[(TsNode, Option<&str>)],
+    items: &[usize],
+    k: usize,
+) -> Range<usize> {
+    let node = children[items[k]].0;
+    let span = node.byte_range();
+    if list.exact {
+        return span;
+    }
+    // The token right after the item, skipping comments.
+    let next_token = |token: &str| {
+        children[items[k] + 1..]
+            .iter()
+            .map(|(c, _)| *c)
+            .find(|c| !c.is_extra())
+            .filter(|c| !c.is_named() && &text[c.byte_range()] == token)
+            .map(|c| c.end_byte())
+    };
+    // Comments after the item on its last line go with it (`f(); // why`).
+    let with_comments = |mut end: usize| {
+        for (c, _) in &children[items[k] + 1..] {
+            if c.start_byte() < end {
+                continue;
+            }
+            if !c.is_extra() || text[end..c.start_byte()].contains('\n') {
+                break;
+            }
+            end = c.end_byte();
+        }
+        end
+    };
+    let Some(sep) = &list.separator else {
+        let end = list
+            .terminator
+            .as_deref()
+            .and_then(next_token)
+            .unwrap_or(span.end);
+        return item_span(text, span.start, with_comments(end));
+    };
+    // An item with its separator after it, laid out on lines of its own, goes with its
+    // lines; this keeps one item per line lists tidy whatever subset goes.
+    let end = next_token(sep).unwrap_or(span.end);
+    if let Some(lines) = whole_lines(text, span.start, with_comments(end)) {
+        return lines;
+    }
+    if let Some(&next) = items.get(k + 1) {
+        // A non-last item takes the separator and the space up to the next item.
+        span.start..children[next].0.start_byte()
+    } else if k > 0 {
+        // The last item takes the separator before it.
+        children[items[k - 1]].0.end_byte()..span.end
+    } else {
+        item_span(text, span.start, end)
+    }
+}
+
+/// The bytes that go with a node that may stand on lines of its own: those lines when it
+/// does, else the node with the spaces that would otherwise be left doubled.
+fn item_span(text: &str, start: usize, end: usize) -> Range<usize> {
+    if let Some(lines) = whole_lines(text, start, end) {
+        return lines;
+    }
+    let bytes = text.as_bytes();
+    let mut s = start;
+    while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
+        s -= 1;
+    }
+    if s == 0 || bytes[s - 1] == b'\n' {
+        // First on its line: keep the indentation for what follows.
+        let mut e = end;
+        while e < bytes.len() && matches!(bytes[e], b' ' | b'\t') {
+            e += 1;
+        }
+        start..e
+    } else {
+        s..end
+    }
+}
+
+/// When only blanks surround `start..end` on its first and last lines: those whole lines,
+/// with the blank lines before and after them. Removing any set of such spans leaves no
+/// blank line at the start or end of a block, and none where a removed item was.
+fn whole_lines(text: &str, start: usize, end: usize) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r');
+    let mut s = start;
+    while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
+        s -= 1;
+    }
+    if s > 0 && bytes[s - 1] != b'\n' {
+        return None;
+    }
+    let mut e = end;
+    while e < bytes.len() && blank(bytes[e]) {
+        e += 1;
+    }
+    if e < bytes.len() {
+        if bytes[e] != b'\n' {
+            return None;
+        }
+        e += 1;
+    }
+    loop {
+        let mut p = e;
+        while p < bytes.len() && blank(bytes[p]) {
+            p += 1;
+        }
+        if p < bytes.len() && bytes[p] == b'\n' {
+            e = p + 1;
+        } else {
+            break;
+        }
+    }
+    // `s` starts a line; the line before it ends with the line break at `s - 1`.
+    while s > 0 {
+        let mut q = s - 1;
+        while q > 0 && blank(bytes[q - 1]) {
+            q -= 1;
+        }
+        if q == 0 || bytes[q - 1] == b'\n' {
+            s = q;
+        } else {
+            break;
+        }
+    }
+    Some(s..e)
+}
+
+/// A template filled in for `node`; `None` when a field it names is absent.
+fn render_template(text: &str, node: TsNode, template: &[Segment]) -> Option<String> {
+    let mut out = String::new();
+    for segment in template {
+        match segment {
+            Segment::Text(t) => out.push_str(t),
+            Segment::Field(f) => out.push_str(&text[node.child_by_field_name(f)?.byte_range()]),
+            Segment::Inner => {
+                let count = u32::try_from(node.named_child_count()).ok()?;
+                let first = node.named_child(0)?;
+                let last = node.named_child(count.checked_sub(1)?)?;
+                out.push_str(&text[first.start_byte()..last.end_byte()]);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The first ERROR or MISSING node in document order, as a syntax error.
+fn first_error(text: &str, root: TsNode) -> SyntaxError {
+    let mut node = root;
+    let mut cursor = root.walk();
+    loop {
+        if node.is_error() || node.is_missing() {
+            break;
+        }
+        let next = children(node, &mut cursor)
+            .into_iter()
+            .map(|(c, _)| c)
+            .find(|c| c.has_error() || c.is_missing());
+        match next {
+            Some(c) => node = c,
+            None => break,
+        }
+    }
+    let at = node.start_byte();
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..at].matches('\n').count() + 1;
+    let column = text[line_start..at].chars().count() + 1;
+    let message = if node.is_missing() {
+        format!("missing `{}`", node.kind())
+    } else {
+        let snippet: String = text[at..]
+            .chars()
+            .take_while(|c| *c != '\n')
+            .take(20)
+            .collect();
+        format!("unexpected `{}`", snippet.trim_end())
+    };
+    SyntaxError {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+        message,
+    }
+}

@@ -1,0 +1,274 @@
+//! The JavaScript front end on its fixtures and on random programs: every deletion it
+//! offers parses, nearly every alternative parses (the rest is counted and reported), the
+//! edits that tree-sitter accepts also compile in V8, rendering with no edits is the
+//! identity, and bad input fails with a position and exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use proptest::prelude::*;
+use treereduce::frontend::Format;
+use treereduce::render::render;
+use treereduce::tree::Edit;
+
+/// Offered edits of one text and how they fared.
+#[derive(Debug, Default)]
+struct Tally {
+    deletions: usize,
+    alternatives: usize,
+    /// Alternatives tree-sitter rejects (deletions must never be rejected).
+    rejected: Vec<String>,
+    /// Candidates tree-sitter accepts, for the engine check.
+    accepted: Vec<String>,
+}
+
+fn tally(text: &str) -> Tally {
+    let frontend = Format::JavaScript.frontend();
+    let tree = frontend.parse(text).unwrap();
+    assert_eq!(render(text, &[]), text);
+    let mut t = Tally::default();
+    for id in tree.ids() {
+        let node = tree.node(id);
+        if let Some(span) = node.delete.clone() {
+            let candidate = render(text, &[&Edit::delete(span)]);
+            assert!(
+                frontend.is_valid(&candidate),
+                "deleting {} {:?} breaks the text:\n{candidate}",
+                node.label,
+                &text[node.span.clone()]
+            );
+            t.deletions += 1;
+            t.accepted.push(candidate);
+        }
+        for edits in &node.alternatives {
+            let candidate = render(text, &edits.iter().collect::<Vec<_>>());
+            let alternative: Vec<&str> = edits.iter().map(|e| e.text.as_str()).collect();
+            t.alternatives += 1;
+            if frontend.is_valid(&candidate) {
+                t.accepted.push(candidate);
+            } else {
+                t.rejected.push(format!(
+                    "{} {:?} -> {alternative:?}",
+                    node.label,
+                    &text[node.span.clone()]
+                ));
+            }
+        }
+    }
+    t
+}
+
+/// How many of `texts` V8 refuses to compile, as scripts (one node process for all).
+fn engine_rejects(texts: &[String]) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, text) in texts.iter().enumerate() {
+        std::fs::write(dir.path().join(format!("{i}.js")), text).unwrap();
+    }
+    let script = "const fs = require('fs'), vm = require('vm'), path = require('path');\n\
+        let bad = 0;\n\
+        for (const f of fs.readdirSync(process.argv[1])) {\n\
+          try { new vm.Script(fs.readFileSync(path.join(process.argv[1], f), 'utf8')); }\n\
+          catch (e) { bad++; }\n\
+        }\n\
+        console.log(bad);";
+    let out = Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(dir.path())
+        .output()
+        .expect("node is needed by the JavaScript fixtures");
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+fn js_fixture_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/js");
+    let mut files = Vec::new();
+    for case in std::fs::read_dir(root).unwrap() {
+        for file in std::fs::read_dir(case.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_some_and(|e| e == "js") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn offered_edits_on_the_fixtures_parse_and_compile() {
+    let (mut deletions, mut alternatives, mut rejected, mut engine, mut compiled) =
+        (0, 0, Vec::new(), 0, 0);
+    for path in js_fixture_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let t = tally(&text);
+        deletions += t.deletions;
+        alternatives += t.alternatives;
+        rejected.extend(t.rejected);
+        // The engine check only means something where the text itself compiles.
+        if engine_rejects(std::slice::from_ref(&text)) == 0 {
+            engine += engine_rejects(&t.accepted);
+            compiled += t.accepted.len();
+        }
+    }
+    eprintln!(
+        "javascript fixtures: {deletions} deletions, {alternatives} alternatives, {} alternatives rejected by tree-sitter ({:.1}%), {engine} of {compiled} accepted edits rejected by V8 ({:.1}%)\n{}",
+        rejected.len(),
+        100.0 * rejected.len() as f64 / alternatives.max(1) as f64,
+        100.0 * engine as f64 / compiled.max(1) as f64,
+        rejected.join("\n")
+    );
+    assert!(
+        deletions > 100 && alternatives > 100,
+        "too few edits checked"
+    );
+    assert!(
+        rejected.len() * 100 <= alternatives * 3,
+        "more than 3% of the alternatives do not parse: fix grammars/javascript.toml"
+    );
+    assert!(
+        engine * 100 <= compiled * 3,
+        "more than 3% of the accepted edits do not compile in V8: {engine} of {compiled}"
+    );
+}
+
+#[test]
+fn the_benchmark_input_round_trips_when_present() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/reduction-benchmarks/gtr-1448472966839-ourfuzz.js");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipping: {} is absent", path.display());
+        return;
+    };
+    let t = tally(&text);
+    eprintln!(
+        "benchmark: {} deletions, {} alternatives, {} rejected",
+        t.deletions,
+        t.alternatives,
+        t.rejected.len()
+    );
+    assert!(t.deletions > 300);
+    assert!(t.rejected.len() * 100 <= t.alternatives * 3);
+}
+
+fn treereduce(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_treereduce"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn accept_all(dir: &Path) {
+    let path = dir.join("t.sh");
+    std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_syntax_error_exits_2_with_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.mjs"), "let a = 1;\nlet b = ;\n").unwrap();
+    accept_all(dir.path());
+    let out = treereduce(dir.path(), &["a.mjs", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a.mjs:2:7: unexpected `= ;`"), "{err}");
+    assert!(!dir.path().join("a.reduced.mjs").exists());
+}
+
+#[test]
+fn invalid_utf8_exits_2_with_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.cjs"), b"let x = 1;\nlet y = '\xff';\n").unwrap();
+    accept_all(dir.path());
+    let out = treereduce(dir.path(), &["a.cjs", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a.cjs:2:10: invalid UTF-8"), "{err}");
+}
+
+#[test]
+fn format_js_applies_to_any_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "f(1);\ng(2);\n").unwrap();
+    let test = dir.path().join("t.sh");
+    std::fs::write(&test, "#!/bin/sh\ngrep -q 'g(2)' \"$1\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = treereduce(
+        dir.path(),
+        &["a.txt", "./t.sh", "--format", "js", "-q", "-o", "out.txt"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Reduced as JavaScript: the other statement goes as a whole.
+    let result = std::fs::read_to_string(dir.path().join("out.txt")).unwrap();
+    assert_eq!(result.trim_end(), "g(2);");
+    assert_eq!(Format::from_name("js"), Some(Format::JavaScript));
+    for name in ["a.js", "b.MJS", "c.cjs"] {
+        assert_eq!(Format::from_path(Path::new(name)), Format::JavaScript);
+    }
+}
+
+/// Random JavaScript: statements with nested blocks, functions, calls, arrays, objects,
+/// templates and comments, laid out with random whitespace.
+fn js_program() -> impl Strategy<Value = String> {
+    let expr = prop_oneof![
+        "[a-e]".prop_map(String::from),
+        "[0-9]{1,3}".prop_map(String::from),
+        "'[a-z ]{0,5}'".prop_map(String::from),
+    ]
+    .prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            (inner.clone(), "[-+*]", inner.clone()).prop_map(|(a, op, b)| format!("{a} {op} {b}")),
+            ("[f-h]", proptest::collection::vec(inner.clone(), 0..4))
+                .prop_map(|(f, args)| format!("{f}({})", args.join(", "))),
+            proptest::collection::vec(inner.clone(), 0..4)
+                .prop_map(|items| format!("[{}]", items.join(", "))),
+            proptest::collection::vec(("[k-m]", inner.clone()), 0..3).prop_map(|pairs| {
+                let pairs: Vec<String> = pairs
+                    .into_iter()
+                    .map(|(k, v)| format!("{k}: {v}"))
+                    .collect();
+                format!("({{ {} }})", pairs.join(", "))
+            }),
+            inner.clone().prop_map(|e| format!("`t${{{e}}}u`")),
+        ]
+    });
+    let statement = prop_oneof![
+        expr.clone().prop_map(|e| format!("{e};")),
+        ("[a-e]", expr.clone()).prop_map(|(n, e)| format!("var {n} = {e};")),
+        Just(String::from("/* note */")),
+    ];
+    statement.prop_recursive(3, 30, 4, |inner| {
+        let body =
+            proptest::collection::vec((inner.clone(), "[ \n]{1,3}"), 0..4).prop_map(|stmts| {
+                stmts
+                    .into_iter()
+                    .map(|(s, ws)| format!("{ws}{s}"))
+                    .collect::<String>()
+            });
+        prop_oneof![
+            ("[a-e]", body.clone()).prop_map(|(c, b)| format!("if ({c}) {{{b}\n}}")),
+            ("[a-e]", body.clone(), body.clone())
+                .prop_map(|(c, b, e)| format!("if ({c}) {{{b}\n}} else {{{e}\n}}")),
+            ("[f-h]", body.clone()).prop_map(|(f, b)| format!("function {f}(x, y) {{{b}\n}}")),
+            body.clone()
+                .prop_map(|b| format!("(function () {{{b}\n}})();")),
+            body.prop_map(|b| format!("try {{{b}\n}} finally {{}}")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn random_programs_round_trip_and_deletions_parse(
+        statements in proptest::collection::vec((js_program(), "[ \n]{1,3}"), 1..6)
+    ) {
+        let text: String = statements.into_iter().map(|(s, ws)| format!("{s}{ws}")).collect();
+        let t = tally(&text);
+        prop_assert!(t.rejected.len() * 10 <= t.alternatives.max(10), "{:?}", t.rejected);
+    }
+}
