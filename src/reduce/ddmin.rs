@@ -3,8 +3,11 @@
 //! neither works; after a success start over with `n = 2` (subset) or `n - 1` (complement).
 //! It stops when `n` equals the list length and no single item can go, which proves the
 //! result 1-minimal. With two chunks the two kinds of test coincide, so only one is run.
-//! Items whose removal alone failed are remembered: for a monotone predicate any candidate
-//! without them fails too, so such candidates are never proposed.
+//!
+//! Verdicts that a monotone predicate implies are not asked (the paper's outcome cache,
+//! extended by monotonicity): a candidate fails unasked when it keeps a subset of a kept
+//! set that failed, or keeps none of the still-present items of a removal that failed. The
+//! remembered sets are the small side of each failed test, one chunk each.
 
 use super::Strategy;
 
@@ -25,25 +28,38 @@ enum Phase {
 pub struct Ddmin {
     /// Items still present, in walking order.
     current: Vec<usize>,
+    /// `present[item]`, for the deductions.
+    present: Vec<bool>,
     /// Number of chunks.
     chunks: usize,
     phase: Phase,
-    /// `needed[item]`: removing the item alone failed.
-    needed: Vec<bool>,
+    /// Kept sets (sorted) of failed "keep only" tests.
+    failed_keeps: Vec<Vec<usize>>,
+    /// `keeps_with[item]`: indices into `failed_keeps` of the sets holding `item`.
+    keeps_with: Vec<Vec<usize>>,
+    /// Removed sets of failed "remove" tests.
+    failed_removals: Vec<Vec<usize>>,
     allow_empty: bool,
-    /// The items proposed by the last `next`.
-    pending: Option<Vec<usize>>,
+    /// The items proposed by the last `next`, and the items that candidate keeps (sorted).
+    pending: Option<(Vec<usize>, Vec<usize>)>,
 }
 
 impl Ddmin {
     /// A strategy over `order` (the item indices in walking order).
     pub fn new(order: Vec<usize>, allow_empty: bool) -> Self {
         let size = order.iter().max().map_or(0, |&m| m + 1);
+        let mut present = vec![false; size];
+        for &i in &order {
+            present[i] = true;
+        }
         let mut ddmin = Ddmin {
             current: order,
+            present,
             chunks: 2,
             phase: Phase::Subset(0),
-            needed: vec![false; size],
+            failed_keeps: Vec::new(),
+            keeps_with: vec![Vec::new(); size],
+            failed_removals: Vec::new(),
             allow_empty,
             pending: None,
         };
@@ -76,8 +92,28 @@ impl Ddmin {
         }
     }
 
-    fn any_needed(&self, items: &[usize]) -> bool {
-        items.iter().any(|&i| self.needed[i])
+    /// Whether a monotone predicate must reject the candidate keeping the sorted `kept`.
+    fn known_to_fail(&self, kept: &[usize]) -> bool {
+        let is_kept = |i: &usize| kept.binary_search(i).is_ok();
+        // A subset of a kept set that failed fails too (the empty set is inside any).
+        if kept.is_empty() && !self.failed_keeps.is_empty() {
+            return true;
+        }
+        if let Some(&first) = kept.first() {
+            let inside = self.keeps_with[first].iter().any(|&k| {
+                let failed = &self.failed_keeps[k];
+                failed.len() >= kept.len() && kept.iter().all(|i| failed.binary_search(i).is_ok())
+            });
+            if inside {
+                return true;
+            }
+        }
+        // Keeping none of what is left of a failed removal is a subset of that failed
+        // candidate. (Something of it is always left while the current list is interesting.)
+        self.failed_removals.iter().rev().any(|removed| {
+            let mut left = removed.iter().filter(|&&i| self.present[i]).peekable();
+            left.peek().is_some() && !left.any(is_kept)
+        })
     }
 }
 
@@ -85,10 +121,10 @@ impl Strategy for Ddmin {
     fn next(&mut self) -> Option<Vec<usize>> {
         debug_assert!(self.pending.is_none(), "next called twice without feedback");
         loop {
-            let candidate = match self.phase {
+            let (mut removed, mut kept) = match self.phase {
                 Phase::Done => return None,
-                Phase::Last => match self.current.first() {
-                    Some(&only) if self.allow_empty && !self.needed[only] => vec![only],
+                Phase::Last => match self.current[..] {
+                    [only] if self.allow_empty => (vec![only], vec![]),
                     _ => {
                         self.phase = Phase::Done;
                         continue;
@@ -105,31 +141,35 @@ impl Strategy for Ddmin {
                 }
                 Phase::Subset(i) => {
                     let keep = self.chunk(i);
-                    let mut remove = self.current[..keep.start].to_vec();
-                    remove.extend_from_slice(&self.current[keep.end..]);
-                    remove
+                    let mut removed = self.current[..keep.start].to_vec();
+                    removed.extend_from_slice(&self.current[keep.end..]);
+                    (removed, self.current[keep].to_vec())
                 }
                 Phase::Complement(i) if i >= self.chunks => {
                     self.refine();
                     continue;
                 }
-                Phase::Complement(i) => self.current[self.chunk(i)].to_vec(),
+                Phase::Complement(i) => {
+                    let chunk = self.chunk(i);
+                    let mut kept = self.current[..chunk.start].to_vec();
+                    kept.extend_from_slice(&self.current[chunk.end..]);
+                    (self.current[chunk].to_vec(), kept)
+                }
             };
-            if self.any_needed(&candidate) {
-                // Known to fail for a monotone predicate: skip it unasked.
-                self.pending = Some(candidate);
-                self.feedback_known(false);
+            kept.sort_unstable();
+            removed.sort_unstable();
+            let known = self.known_to_fail(&kept);
+            self.pending = Some((removed.clone(), kept));
+            if known {
+                self.apply(false);
                 continue;
             }
-            let mut sorted = candidate.clone();
-            sorted.sort_unstable();
-            self.pending = Some(candidate);
-            return Some(sorted);
+            return Some(removed);
         }
     }
 
     fn feedback(&mut self, interesting: bool) {
-        self.feedback_known(interesting);
+        self.apply(interesting);
     }
 
     fn kept(&self) -> Vec<usize> {
@@ -145,13 +185,20 @@ impl Strategy for Ddmin {
 
 impl Ddmin {
     /// Applies a verdict, asked or deduced, on the pending candidate.
-    fn feedback_known(&mut self, interesting: bool) {
-        let Some(removed) = self.pending.take() else {
+    fn apply(&mut self, interesting: bool) {
+        let Some((removed, kept)) = self.pending.take() else {
             return;
         };
         if !interesting {
-            if let [only] = removed[..] {
-                self.needed[only] = true;
+            // Remember the small side of the failed candidate.
+            match self.phase {
+                Phase::Subset(_) => {
+                    for &item in &kept {
+                        self.keeps_with[item].push(self.failed_keeps.len());
+                    }
+                    self.failed_keeps.push(kept);
+                }
+                _ => self.failed_removals.push(removed),
             }
             self.phase = match self.phase {
                 Phase::Subset(i) => Phase::Subset(i + 1),
@@ -159,6 +206,9 @@ impl Ddmin {
                 Phase::Last | Phase::Done => Phase::Done,
             };
             return;
+        }
+        for &i in &removed {
+            self.present[i] = false;
         }
         match self.phase {
             Phase::Subset(i) => {
@@ -172,7 +222,7 @@ impl Ddmin {
                 self.restart((self.chunks - 1).max(2));
             }
             Phase::Last | Phase::Done => {
-                self.current.retain(|i| !removed.contains(i));
+                self.current.clear();
                 self.phase = Phase::Done;
             }
         }

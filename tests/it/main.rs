@@ -7,3 +7,4 @@
 mod cli;
 mod fixtures;
 mod frontend;
+mod strategies;
