@@ -378,3 +378,30 @@ fn default_strategy_is_near_the_information_bound() {
         );
     }
 }
+
+/// Every strategy is reachable by its name on the command line (the `value_parser` list and
+/// `StrategyKind::from_name` agree) and reduces the lines fixture to its expected output,
+/// whatever its call count.
+#[test]
+fn every_strategy_name_works_on_the_command_line() {
+    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lines/needles");
+    let expected = std::fs::read_to_string(case.join("expected.txt")).unwrap();
+    for kind in StrategyKind::ALL {
+        let work = tempfile::tempdir().unwrap();
+        let out = work.path().join("out.txt");
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_treereduce"))
+            .arg(case.join("input.txt"))
+            .arg(case.join("check.sh"))
+            .args(["-j", "1", "-q", "--strategy", kind.name(), "-o"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success(), "--strategy {}: {status}", kind.name());
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            expected,
+            "--strategy {}",
+            kind.name()
+        );
+    }
+}
