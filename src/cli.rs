@@ -46,7 +46,7 @@ pub struct Cli {
     #[arg(long, value_parser = ["xml", "js", "lines"])]
     pub format: Option<String>,
     /// List strategy.
-    #[arg(long, default_value = "lithium", value_parser = ["lithium"])]
+    #[arg(long, default_value = "gbs", value_parser = ["gbs", "lithium", "ddmin", "adaptive-ddmin", "greedy"])]
     pub strategy: String,
     /// Order in which strategies walk a list.
     #[arg(long, default_value = "forward", value_parser = ["forward", "reverse", "random"])]

@@ -9,3 +9,4 @@ mod fixtures;
 mod frontend;
 mod javascript;
 mod robust;
+mod strategies;

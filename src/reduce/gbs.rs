@@ -1,0 +1,232 @@
+//! Group testing in the spirit of Hwang's generalized binary splitting. Removing a block is
+//! a group test: it fails exactly when the block holds a needed item (for a predicate with
+//! one minimal set). Hwang picks blocks of `2^floor(log2((u - d + 1) / d))` items out of `u`
+//! unknown ones when `d` needed items remain; here `d` is estimated from the verdicts so
+//! far. A failing block is binary-searched for one needed item, which is kept for good; the
+//! clean halves met on the way are removed and the rest goes back to the pool. Every kept
+//! item is thus proven needed (a known-failing group shrunk to it), so no final pass is run.
+
+use std::collections::VecDeque;
+
+use super::Strategy;
+
+/// Which end of the pool (in walking order) the next block is taken from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Front = 0,
+    Back = 1,
+}
+
+impl Side {
+    fn other(self) -> Side {
+        match self {
+            Side::Front => Side::Back,
+            Side::Back => Side::Front,
+        }
+    }
+}
+
+/// What the last `next` proposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    /// The first `k` items of the pool from the current side.
+    Block(usize),
+    /// The half of the known-failing group on the current side.
+    Half,
+}
+
+/// Generalized binary splitting with an estimated number of needed items.
+///
+/// The estimate: before any verdict one needed item is assumed, so the first block is the
+/// whole list (with `allow_empty` off that block is known to fail and is not asked). After
+/// that, with `j` items found needed and `r` removed, the unknown `u` items are expected to
+/// hold `d = u * j / (r + j + 1)` needed ones; when `d <= 1` the whole pool is one block.
+///
+/// Blocks are taken alternately from the front and the back of the pool, switching after
+/// each needed item found. For scattered items the side does not matter; for one run of
+/// needed items it brackets the run with two binary searches, so its inside is then proven
+/// on exactly the final list (where the driver's next round finds its candidates cached).
+/// After an item found right next to the previous one on the same side (a gap of zero) the
+/// blocks on that side restart at one item and double while they succeed: a local run
+/// should not be searched with blocks sized for the global density.
+#[derive(Debug, Clone)]
+pub struct Gbs {
+    /// Items not yet classified, in walking order.
+    pool: VecDeque<usize>,
+    /// A group known to fail when removed whole (it holds a needed item), in walking order;
+    /// empty when no search is under way.
+    group: Vec<usize>,
+    /// Items proven needed.
+    needed: Vec<usize>,
+    /// Items removed so far.
+    removed: usize,
+    /// Items removed by the search under way.
+    search_gap: usize,
+    side: Side,
+    /// Per side: items removed between the last two needed items found on it.
+    last_gap: [Option<usize>; 2],
+    /// Per side: items removed since the last needed item found on it.
+    run: [usize; 2],
+    allow_empty: bool,
+    pending: Option<Pending>,
+}
+
+impl Gbs {
+    /// A strategy over `order` (the item indices in walking order).
+    pub fn new(order: Vec<usize>, allow_empty: bool) -> Self {
+        Gbs {
+            pool: order.into(),
+            group: Vec::new(),
+            needed: Vec::new(),
+            removed: 0,
+            search_gap: 0,
+            side: Side::Front,
+            last_gap: [None, None],
+            run: [0, 0],
+            allow_empty,
+            pending: None,
+        }
+    }
+
+    /// The number of pool items to test next, from the estimate described on [`Gbs`].
+    fn block_size(&self) -> usize {
+        let u = self.pool.len();
+        let found = self.needed.len();
+        let resolved = self.removed + found + 1;
+        let mut k = if found == 0 && self.removed == 0 {
+            // Nothing known yet: Hwang's block for d = 1.
+            power_of_two_at_most(u)
+        } else if u * found <= resolved {
+            // d = u * found / resolved <= 1: at most one left, test them all at once.
+            u
+        } else {
+            // (u - d + 1) / d = (u + 1) / d - 1 = (u + 1) * resolved / (u * found) - 1.
+            let ratio = ((u + 1) * resolved / (u * found)).saturating_sub(1);
+            power_of_two_at_most(ratio.max(1)).min(u)
+        };
+        let side = self.side as usize;
+        if self.last_gap[side] == Some(0) {
+            k = k.min(power_of_two_at_most(self.run[side] + 1));
+        }
+        k
+    }
+
+    /// The positions of `len` items taken from the current side of a sequence of `total`.
+    fn take_range(&self, total: usize, len: usize) -> std::ops::Range<usize> {
+        match self.side {
+            Side::Front => 0..len,
+            Side::Back => total - len..total,
+        }
+    }
+
+    /// Records that the search ended on `item`: it stays for good.
+    fn found(&mut self, item: usize, gap: usize) {
+        self.needed.push(item);
+        let side = self.side as usize;
+        let gap = self.run[side] + gap;
+        self.last_gap[side] = Some(gap);
+        self.run[side] = 0;
+        if gap > 0 {
+            self.side = self.side.other();
+        }
+    }
+}
+
+/// The largest power of two not above `n` (`n >= 1`).
+fn power_of_two_at_most(n: usize) -> usize {
+    1 << (usize::BITS - 1 - n.max(1).leading_zeros())
+}
+
+impl Strategy for Gbs {
+    fn next(&mut self) -> Option<Vec<usize>> {
+        debug_assert!(self.pending.is_none(), "next called twice without feedback");
+        loop {
+            if let [only] = self.group[..] {
+                // A known-failing group of one: that item is needed, no test required.
+                self.group.clear();
+                self.found(only, self.search_gap);
+                continue;
+            }
+            if !self.group.is_empty() {
+                let half = self.take_range(self.group.len(), self.group.len() / 2);
+                let mut items = self.group[half].to_vec();
+                items.sort_unstable();
+                self.pending = Some(Pending::Half);
+                return Some(items);
+            }
+            if self.pool.is_empty() {
+                return None;
+            }
+            let k = self.block_size();
+            let range = self.take_range(self.pool.len(), k);
+            if k == self.pool.len() && self.needed.is_empty() && !self.allow_empty {
+                // Removing everything is never interesting: the whole pool is a
+                // known-failing group without asking.
+                self.group = self.pool.drain(..).collect();
+                self.search_gap = 0;
+                continue;
+            }
+            let mut items: Vec<usize> = self.pool.range(range).copied().collect();
+            items.sort_unstable();
+            self.pending = Some(Pending::Block(k));
+            return Some(items);
+        }
+    }
+
+    fn feedback(&mut self, interesting: bool) {
+        let Some(pending) = self.pending.take() else {
+            return;
+        };
+        let side = self.side as usize;
+        match (pending, interesting) {
+            (Pending::Block(k), true) => {
+                let range = self.take_range(self.pool.len(), k);
+                self.pool.drain(range);
+                self.removed += k;
+                self.run[side] += k;
+            }
+            (Pending::Block(k), false) => {
+                let range = self.take_range(self.pool.len(), k);
+                self.group = self.pool.drain(range).collect();
+                self.search_gap = 0;
+            }
+            (Pending::Half, true) => {
+                let h = self.group.len() / 2;
+                let range = self.take_range(self.group.len(), h);
+                self.group.drain(range);
+                self.removed += h;
+                self.search_gap += h;
+            }
+            (Pending::Half, false) => {
+                // The tested half holds a needed item; the other half is unknown again and
+                // goes back to its place at this end of the pool.
+                let h = self.group.len() / 2;
+                match self.side {
+                    Side::Front => {
+                        let rest = self.group.split_off(h);
+                        for &item in rest.iter().rev() {
+                            self.pool.push_front(item);
+                        }
+                    }
+                    Side::Back => {
+                        let tested = self.group.split_off(self.group.len() - h);
+                        self.pool.extend(self.group.iter().copied());
+                        self.group = tested;
+                    }
+                }
+            }
+        }
+    }
+
+    fn kept(&self) -> Vec<usize> {
+        let mut kept: Vec<usize> = self.pool.iter().copied().collect();
+        kept.extend_from_slice(&self.group);
+        kept.extend_from_slice(&self.needed);
+        kept.sort_unstable();
+        kept
+    }
+
+    fn clone_box(&self) -> Box<dyn Strategy> {
+        Box::new(self.clone())
+    }
+}
