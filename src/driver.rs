@@ -81,8 +81,24 @@ pub struct Stats {
     pub timeouts: usize,
     /// Speculative oracle calls whose result was not needed.
     pub wasted: usize,
+    /// Candidates built (rendered and judged), whether or not they reached the oracle.
+    pub candidates: usize,
+    /// Time spent on candidates outside the tests themselves: rendering, hashing,
+    /// re-parsing, writing, spawning and cleaning up.
+    pub overhead: std::time::Duration,
     /// Per-pass figures.
     pub passes: Vec<PassStats>,
+}
+
+impl Stats {
+    /// Mean time treereduce spent on a candidate outside the test, in milliseconds.
+    pub fn overhead_ms_per_candidate(&self) -> f64 {
+        if self.candidates == 0 {
+            0.0
+        } else {
+            self.overhead.as_secs_f64() * 1000.0 / self.candidates as f64
+        }
+    }
 }
 
 /// Candidates in a row that may fail before shrinking a text gives up on it.
@@ -306,7 +322,7 @@ impl<'a> Driver<'a> {
                     .collect()
             })
             .collect();
-        self.pass(&format!("delete depth {depth}"), &lists, None)
+        self.pass(&format!("delete depth {depth}"), &lists, None, true)
     }
 
     /// Rewrites of every node that offers them, all depths in one list per alternative
@@ -323,7 +339,7 @@ impl<'a> Driver<'a> {
                 return Ok(());
             }
             self.log(format_args!("rewrite {}: {} nodes", rank + 1, items.len()));
-            self.pass(&format!("rewrite {}", rank + 1), &[items], None)?;
+            self.pass(&format!("rewrite {}", rank + 1), &[items], None, false)?;
             rank += 1;
         }
     }
@@ -342,7 +358,7 @@ impl<'a> Driver<'a> {
             return Ok(());
         }
         self.log(format_args!("shrink: {} texts and values", lists.len()));
-        self.pass("shrink", &lists, Some(SHRINK_PATIENCE))
+        self.pass("shrink", &lists, Some(SHRINK_PATIENCE), true)
     }
 
     /// Removes all formatting whitespace at once, in one candidate.
@@ -356,16 +372,19 @@ impl<'a> Driver<'a> {
         if all.is_empty() {
             return Ok(());
         }
-        self.pass("squeeze", &[vec![all]], None)
+        self.pass("squeeze", &[vec![all]], None, true)
     }
 
     /// Runs one pass: each list in turn through a fresh strategy, all over the same base
-    /// text (lists of one pass never overlap), and records the pass figures.
+    /// text (lists of one pass never overlap), and records the pass figures. `deletions`
+    /// says that every item only deletes whole nodes or units of the base, which lets the
+    /// front end judge candidates without a parse (see [`Frontend::deletions_stay_valid`]).
     fn pass(
         &mut self,
         name: &str,
         lists: &[Vec<Vec<Edit>>],
         patience: Option<usize>,
+        deletions: bool,
     ) -> Result<()> {
         let calls_before = self.stats.oracle_calls;
         let size_before = self.current.len();
@@ -377,7 +396,7 @@ impl<'a> Driver<'a> {
         let mut committed: Vec<Edit> = Vec::new();
         let mut outcome = Ok(());
         for items in lists {
-            outcome = self.run_list(&base, &mut committed, items, patience);
+            outcome = self.run_list(&base, &mut committed, items, patience, deletions);
             if outcome.is_err() {
                 break;
             }
@@ -421,6 +440,7 @@ impl<'a> Driver<'a> {
         committed: &mut Vec<Edit>,
         items: &[Vec<Edit>],
         patience: Option<usize>,
+        deletions: bool,
     ) -> Result<()> {
         let options = StrategyOptions {
             allow_empty: patience.is_none(),
@@ -449,10 +469,19 @@ impl<'a> Driver<'a> {
                 // Hand known verdicts at the front to the strategy, in order.
                 let mut guessed_wrong = false;
                 while let Some(SlotState::Done(verdict)) = window.front().map(|s| &s.state) {
-                    let verdict = *verdict;
+                    let mut verdict = *verdict;
                     let Some(slot) = window.pop_front() else {
                         break;
                     };
+                    // A candidate judged without a parse is parsed before it is kept: the
+                    // output is always valid, whatever the cheap check missed.
+                    let checked = Instant::now();
+                    if verdict && deletions && !self.frontend.is_valid(&slot.text) {
+                        verdict = false;
+                        self.stats.rejected += 1;
+                        self.cache.insert(key(&slot.text), false);
+                    }
+                    self.stats.overhead += checked.elapsed();
                     self.trace(&slot.text, verdict);
                     let proposed = strategy.next();
                     debug_assert_eq!(proposed.as_ref(), Some(&slot.chosen));
@@ -484,6 +513,10 @@ impl<'a> Driver<'a> {
                     exhausted = false;
                     continue;
                 }
+                // A shrink that keeps failing ends here, before it starts another call.
+                if patience.is_some_and(|p| !succeeded && failures >= p) {
+                    break Ok(());
+                }
                 // Extend the window while a job is free.
                 if outstanding < jobs && !exhausted && window.len() < jobs + WINDOW_SLACK {
                     let mut probe = strategy.clone_box();
@@ -503,8 +536,12 @@ impl<'a> Driver<'a> {
                                 )
                                 .chain(chosen.iter().flat_map(|&i| &items[i]))
                                 .collect();
+                            let built = Instant::now();
                             let text = render(base, &edits);
-                            let slot = match self.prejudge(&text) {
+                            let judged = self.prejudge(&text, deletions.then_some(base));
+                            self.stats.candidates += 1;
+                            self.stats.overhead += built.elapsed();
+                            let slot = match judged {
                                 Some(verdict) => Slot {
                                     chosen,
                                     text,
@@ -556,6 +593,7 @@ impl<'a> Driver<'a> {
                     Ok(o) => o,
                     Err(e) => break Err(e),
                 };
+                self.stats.overhead += outcome.overhead;
                 if outcome.timed_out {
                     self.stats.timeouts += 1;
                 }
@@ -594,13 +632,19 @@ impl<'a> Driver<'a> {
     }
 
     /// The verdict on a candidate when it is known without the oracle: from the cache, or
-    /// `false` when it no longer parses.
-    fn prejudge(&mut self, text: &str) -> Option<bool> {
+    /// `false` when it no longer parses. `deleted_from` is the base when the candidate
+    /// only deletes nodes or units of it, so a cheaper check than a parse may decide.
+    fn prejudge(&mut self, text: &str, deleted_from: Option<&str>) -> Option<bool> {
         if let Some(&verdict) = self.cache.get(&key(text)) {
             self.stats.cache_hits += 1;
             return Some(verdict);
         }
-        if !self.frontend.is_valid(text) {
+        let valid =
+            match deleted_from.and_then(|base| self.frontend.deletions_stay_valid(base, text)) {
+                Some(valid) => valid,
+                None => self.frontend.is_valid(text),
+            };
+        if !valid {
             self.stats.rejected += 1;
             self.cache.insert(key(text), false);
             return Some(false);
@@ -624,7 +668,9 @@ impl<'a> Driver<'a> {
     }
 
     fn accept(&mut self, text: String) -> Result<()> {
+        let started = Instant::now();
         output::write_atomic(&self.options.output, &text)?;
+        self.stats.overhead += started.elapsed();
         if let Some(progress) = &self.progress {
             progress.update(text.len(), &self.pass_name);
         }
@@ -694,7 +740,7 @@ impl Summary {
             })
             .collect();
         format!(
-            "{{\n  \"bytes_before\": {},\n  \"bytes_after\": {},\n  \"tokens_before\": {},\n  \"tokens_after\": {},\n  \"oracle_calls\": {},\n  \"cache_hits\": {},\n  \"rejected\": {},\n  \"timeouts\": {},\n  \"wasted\": {},\n  \"seconds\": {:.3},\n  \"interrupted\": {},\n  \"output\": {},\n  \"passes\": [{}]\n}}\n",
+            "{{\n  \"bytes_before\": {},\n  \"bytes_after\": {},\n  \"tokens_before\": {},\n  \"tokens_after\": {},\n  \"oracle_calls\": {},\n  \"cache_hits\": {},\n  \"rejected\": {},\n  \"timeouts\": {},\n  \"wasted\": {},\n  \"candidates\": {},\n  \"overhead_ms_per_candidate\": {:.3},\n  \"seconds\": {:.3},\n  \"interrupted\": {},\n  \"output\": {},\n  \"passes\": [{}]\n}}\n",
             self.bytes_before,
             self.bytes_after,
             self.tokens_before,
@@ -704,6 +750,8 @@ impl Summary {
             self.stats.rejected,
             self.stats.timeouts,
             self.stats.wasted,
+            self.stats.candidates,
+            self.stats.overhead_ms_per_candidate(),
             self.seconds,
             self.interrupted,
             json_string(&self.output.to_string_lossy()),
@@ -780,8 +828,9 @@ impl std::fmt::Display for Summary {
         }
         write!(
             f,
-            "time: {:.2}s, result: {}",
+            "time: {:.2}s ({:.2} ms per candidate outside the test), result: {}",
             self.seconds,
+            self.stats.overhead_ms_per_candidate(),
             self.output.display()
         )
     }

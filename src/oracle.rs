@@ -126,6 +126,9 @@ pub struct Outcome {
     pub stderr_tail: String,
     /// Wall time of the run.
     pub elapsed: Duration,
+    /// Time treereduce itself spent on the call outside the test's run: making the
+    /// candidate folder, writing the candidate, spawning, removing the folder.
+    pub overhead: Duration,
 }
 
 impl Outcome {
@@ -211,6 +214,7 @@ impl Oracle {
         if interrupted() {
             return Err(Error::Interrupted);
         }
+        let entered = Instant::now();
         let dir = tempfile::Builder::new()
             .prefix("c")
             .tempdir_in(self.root.path())
@@ -220,7 +224,11 @@ impl Oracle {
             .map_err(|e| self.fail(format!("cannot write {}: {e}", path.display())))?;
         let mut command = self.command(&path);
         command.current_dir(dir.path());
-        let run = self.run(command, cancel);
+        let mut run = self.run(command, cancel);
+        drop(dir);
+        if let Ok(outcome) = &mut run {
+            outcome.overhead = entered.elapsed().saturating_sub(outcome.elapsed);
+        }
         if let Some(progress) = &self.progress
             && let Ok(outcome) = &run
             && !outcome.cancelled
@@ -360,6 +368,7 @@ impl Oracle {
             matched,
             stderr_tail: String::from_utf8_lossy(&tail).into_owned(),
             elapsed,
+            overhead: Duration::ZERO,
         })
     }
 

@@ -44,6 +44,15 @@ pub trait Frontend {
         self.parse(text).is_ok()
     }
 
+    /// Judges a candidate made from the valid text `base` only by deleting whole nodes
+    /// (their deletion spans) and units (see [`Frontend::units`]), when a check cheaper
+    /// than a parse can: `Some(valid)`, or `None` to parse it. The driver still parses a
+    /// candidate judged this way before keeping it, so a wrong `Some(true)` costs one
+    /// oracle call, never an invalid output.
+    fn deletions_stay_valid(&self, _base: &str, _candidate: &str) -> Option<bool> {
+        None
+    }
+
     /// The pieces of `node` that may be removed one by one to shrink it (characters of a
     /// text or attribute value, say); empty when the node does not shrink.
     fn units(&self, _text: &str, _node: &Node) -> Vec<Range<usize>> {
