@@ -222,9 +222,10 @@ impl<'a> Driver<'a> {
     /// values, and last the squeeze of formatting whitespace. Returns `Err(Interrupted)`
     /// when stopped; the output file then already holds the best text.
     pub fn run(&mut self) -> Result<()> {
+        // HDD* runs to its own fixed point, so only a rewrite can give it new work.
         loop {
-            let before = self.current.len();
             self.hdd()?;
+            let before = self.current.len();
             self.rewrite_passes()?;
             if self.current.len() == before {
                 break;
@@ -236,8 +237,15 @@ impl<'a> Driver<'a> {
     }
 
     /// Deletion level by level, rounds repeated until one removes nothing (HDD*).
+    ///
+    /// A depth whose list ran to its end with nothing accepted since is not run again: the
+    /// strategy left that list 1-minimal against the very text the next round would test,
+    /// so a new pass over it could only repeat what it already knows (on a one-level
+    /// format such as lines this is the whole second round).
     fn hdd(&mut self) -> Result<()> {
         let mut round = 0;
+        // For each depth, the number of accepted texts when its last pass ended.
+        let mut settled: Vec<Option<usize>> = Vec::new();
         loop {
             round += 1;
             let before = self.current.len();
@@ -260,8 +268,15 @@ impl<'a> Driver<'a> {
                 let Some(nodes) = index.get(depth as usize) else {
                     break;
                 };
-                let lists = self.lists(tree, nodes);
-                self.delete_pass(tree, lists, depth, round)?;
+                let at = depth as usize;
+                if settled.len() <= at {
+                    settled.resize(at + 1, None);
+                }
+                if settled[at] != Some(self.accepted) {
+                    let lists = self.lists(tree, nodes);
+                    self.delete_pass(tree, lists, depth, round)?;
+                    settled[at] = Some(self.accepted);
+                }
                 depth += 1;
             }
             if self.current.len() == before {
