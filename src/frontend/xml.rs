@@ -5,6 +5,7 @@
 //! children of MathML elements, the profile's placeholder. The tree is built without
 //! recursion, so nesting depth is bounded only by roxmltree.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::mathml::PROFILE;
@@ -23,9 +24,46 @@ fn options<'a>() -> roxmltree::ParsingOptions<'a> {
     }
 }
 
+/// `text` with every reference to an entity that neither XML nor the internal DTD subset
+/// defines (`&nbsp;` under an XHTML DOCTYPE, whose definitions live in an external DTD that
+/// is never fetched) overwritten by as many `_` bytes, so that roxmltree, which knows only
+/// the internal subset, parses it with the same byte offsets. Such a reference is text to
+/// every reduction: units keep references whole, and the DOCTYPE stays while any is used.
+fn mask_undefined_entities(text: &str) -> Cow<'_, str> {
+    let defined: Vec<&str> = text
+        .match_indices("<!ENTITY")
+        .filter_map(|(at, _)| {
+            let rest = text[at + 8..].trim_start();
+            let rest = rest.strip_prefix('%').map_or(rest, str::trim_start);
+            rest.split(|c: char| c.is_whitespace()).next()
+        })
+        .collect();
+    let mut masked: Option<Vec<u8>> = None;
+    for (at, _) in text.match_indices('&') {
+        let rest = &text[at + 1..];
+        let name_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':')))
+            .unwrap_or(rest.len());
+        let name = &rest[..name_len];
+        let known =
+            matches!(name, "lt" | "gt" | "amp" | "apos" | "quot") || defined.contains(&name);
+        if name.is_empty() || known || !rest[name_len..].starts_with(';') {
+            continue;
+        }
+        let bytes = masked.get_or_insert_with(|| text.as_bytes().to_vec());
+        bytes[at..at + name_len + 2].fill(b'_');
+    }
+    match masked {
+        // Whole UTF-8 sequences were replaced by ASCII, so the bytes stay valid UTF-8.
+        Some(bytes) => Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())),
+        None => Cow::Borrowed(text),
+    }
+}
+
 impl Frontend for Xml {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        let doc = roxmltree::Document::parse_with_options(text, options()).map_err(|e| {
+        let masked = mask_undefined_entities(text);
+        let doc = roxmltree::Document::parse_with_options(&masked, options()).map_err(|e| {
             let pos = e.pos();
             SyntaxError {
                 line: pos.row,
@@ -37,7 +75,7 @@ impl Frontend for Xml {
     }
 
     fn is_valid(&self, text: &str) -> bool {
-        roxmltree::Document::parse_with_options(text, options()).is_ok()
+        roxmltree::Document::parse_with_options(&mask_undefined_entities(text), options()).is_ok()
     }
 
     /// Deleting whole nodes keeps a document well-formed: every deletion span is a
@@ -640,7 +678,41 @@ mod tests {
             }
         }
         // With a CDATA section in the base the check declines and a parse decides.
-        assert_eq!(Xml.deletions_stay_valid("<a><![CDATA[x]]></a>", "<a/>"), None);
+        assert_eq!(
+            Xml.deletions_stay_valid("<a><![CDATA[x]]></a>", "<a/>"),
+            None
+        );
+    }
+
+    #[test]
+    fn entities_of_an_external_dtd_parse_as_opaque_text() {
+        let text = "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.1//EN\" \"x.dtd\" [<!ENTITY me \"x\">]>\n<p a=\"&nbsp;\">&InvisibleTimes;&me;&amp;&#955;<b/></p>";
+        assert_eq!(
+            mask_undefined_entities(text),
+            text.replace("&nbsp;", "______")
+                .replace("&InvisibleTimes;", "________________")
+        );
+        let tree = Xml.parse(text).unwrap();
+        // The DOCTYPE holds what the references mean, so it stays.
+        let doctype = tree
+            .ids()
+            .find(|&id| tree.node(id).label == "#doctype")
+            .unwrap();
+        assert_eq!(tree.node(doctype).delete, None);
+        let p = tree.ids().find(|&id| tree.node(id).label == "p").unwrap();
+        assert_eq!(
+            &text[tree.node(p).span.clone()],
+            &text[text.find("<p").unwrap()..]
+        );
+        assert!(Xml.is_valid(text));
+        // An undefined reference is still an error where the syntax is broken around it.
+        assert!(!Xml.is_valid("<p>&nbsp</p>"));
+        assert!(Xml.parse("<p>&nbsp;<p></p>").is_err());
+        // Without such references nothing is copied.
+        assert!(matches!(
+            mask_undefined_entities("<a>&lt;</a>"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
