@@ -42,7 +42,7 @@ pub struct Cli {
     /// Where to write the result [default: <stem>.reduced.<ext> beside the input].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Input format [default: by extension; unknown extensions are reduced as lines].
+    /// Input format [default: by extension; .html and unknown ones are XML when well-formed, else lines].
     #[arg(long, value_parser = ["xml", "js", "lines"])]
     pub format: Option<String>,
     /// List strategy.

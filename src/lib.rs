@@ -152,7 +152,7 @@ pub fn run(config: &Config) -> Result<Summary> {
     let original = read_input(&config.input)?;
     let format = config
         .format
-        .unwrap_or_else(|| Format::from_path(&config.input));
+        .unwrap_or_else(|| Format::detect(&config.input, &original));
     let frontend = format.frontend();
     frontend.parse(&original).map_err(|e| Error::Syntax {
         path: config.input.clone(),

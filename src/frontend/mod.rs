@@ -104,6 +104,25 @@ impl Format {
         }
     }
 
+    /// The format of `text` read from `path`: by extension, and for a name that says
+    /// nothing (`.html`, `.htm`, no extension, anything unknown) XML when the text is
+    /// well-formed XML, such as an XHTML page saved as `.html`; lines otherwise.
+    pub fn detect(path: &Path, text: &str) -> Self {
+        let by_name = Self::from_path(path);
+        let says_text = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+        let looks_like_markup = text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('<');
+        if by_name == Format::Lines && !says_text && looks_like_markup && Xml.is_valid(text) {
+            Format::Xml
+        } else {
+            by_name
+        }
+    }
+
     /// The front end for this format.
     pub fn frontend(self) -> Box<dyn Frontend> {
         match self {

@@ -115,3 +115,29 @@ fn default_output_beside_input_and_placeholder_argument() {
     let result = std::fs::read_to_string(dir.path().join("page.reduced.xml")).unwrap();
     assert_eq!(result, "<keep/>");
 }
+
+#[test]
+fn html_pages_reduce_as_xml_when_well_formed_and_as_lines_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "t.sh", "grep -q keep \"$1\"");
+    // Well-formed XHTML saved as .html: reduced as a tree, so the result is the element.
+    std::fs::write(
+        dir.path().join("x.html"),
+        "<html>\n<body>\n<p>drop</p>\n<p class=\"keep\">text</p>\n</body>\n</html>\n",
+    )
+    .unwrap();
+    let out = treereduce(dir.path(), &["x.html", "./t.sh", "-q", "-j", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("x.reduced.html")).unwrap();
+    assert_eq!(result, "<p class=\"keep\"/>");
+    // Tag soup is not XML: reduced by lines, which keeps the one line the test needs.
+    std::fs::write(
+        dir.path().join("y.html"),
+        "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n",
+    )
+    .unwrap();
+    let out = treereduce(dir.path(), &["y.html", "./t.sh", "-q", "-j", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("y.reduced.html")).unwrap();
+    assert_eq!(result, "<p class=\"keep\">text\n");
+}
