@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ -z "$cap" ]; then
-  if [ $mode = quick ]; then cap=40; else cap=300; fi
+  if [ $mode = quick ]; then cap=40; else cap=180; fi
 fi
 oracle_timeout=60 # every tool sees the same per-call limit: the wrapper enforces it
 
@@ -315,6 +315,12 @@ bench_case() {
     reducer_s=$(awk -v w="$wall" -v s="$startup_s" -v o="$oracle_s" -v n="$calls" -v c="$wrapper_start" \
       'BEGIN { r = w - s - o - n * c; if (r < 0) r = 0; printf "%.3f", r }')
     per_call=$(awk -v r="$reducer_s" -v n="$calls" 'BEGIN { if (n > 0) printf "%.1f", 1000 * r / n; else print "-" }')
+    # treereduce's own figure, from --stats-json, as a cross-check
+    local own_per_candidate=-
+    if [ "$tool" = treereduce ] && [ -f "$tdir/stats.json" ]; then
+      own_per_candidate=$(sed -n 's/.*"overhead_ms_per_candidate": \([0-9.]*\).*/\1/p' "$tdir/stats.json")
+      own_per_candidate=${own_per_candidate:--}
+    fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$name" "$tool" "$calls" \
       "$wall" "$rss_mb" "${before% *}" "${after% *}" "${before#* }" "${after#* }" "$valid" "$interesting" \
       "$startup_s" "$oracle_s" "$reducer_s" "$tool_note" >> "$rows"
@@ -322,9 +328,9 @@ bench_case() {
       printf '| %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n' "$name" "$(label "$tool" "$format")" \
         "$calls" "$wall" "$bytes" "$tokens" "$valid" "$interesting" "$tool_note" >> "$out_table"
     else
-      printf '| %s | %s | %s | %.1f | %s | %s | %s | %.2f | %.2f | %.2f | %s | %s | %s |\n' "$name" \
+      printf '| %s | %s | %s | %.1f | %s | %s | %s | %.2f | %.2f | %.2f | %s | %s | %s | %s |\n' "$name" \
         "$(label "$tool" "$format")" "$calls" "$wall" "$rss_mb" "$bytes" "$valid" "$startup_s" "$oracle_s" \
-        "$reducer_s" "$per_call" "$interesting" "$tool_note" >> "$out_table"
+        "$reducer_s" "$per_call" "$own_per_candidate" "$interesting" "$tool_note" >> "$out_table"
     fi
   done
 }
@@ -345,6 +351,7 @@ calibrate_wrapper() {
 }
 
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
+load_start=$(cut -d ' ' -f 1-3 /proc/loadavg)
 t_start=$EPOCHREALTIME
 calibrate_wrapper
 for spec in "${cases[@]}"; do
@@ -352,8 +359,8 @@ for spec in "${cases[@]}"; do
 done
 
 if [ $scale != 0 ]; then
-  printf '| input | tool | oracle calls | wall s | peak RSS MB | bytes | parses | start-up s | oracle s | reducer s | reducer ms per call | interesting | note |\n' > "$scale_table"
-  printf '| --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- | --- |\n' >> "$scale_table"
+  printf '| input | tool | oracle calls | wall s | peak RSS MB | bytes | parses | start-up s | oracle s | reducer s | reducer ms per call | its own ms per candidate | interesting | note |\n' > "$scale_table"
+  printf '| --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |\n' >> "$scale_table"
   saved_picire=$have_picire
   have_picire=0 # ddmin over 30,000 lines is not what this check is about
   saved_trjs=$have_trjs
@@ -378,9 +385,10 @@ mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 {
   printf '# Benchmark results\n\n'
   printf 'Written by `%s` (cap %s s per reducer run, %s s per oracle call) on %s.\n' "$command" "$cap" "$oracle_timeout" "$started"
-  printf 'Machine: %s cores (`nproc`), %s memory, %s. treereduce %s (commit %s). Whole run: %.0f s.\n\n' \
-    "$(nproc)" "$mem" "$(uname -sm)" "$("$bin" --version | awk '{print $2}')" \
-    "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)" "$total"
+  printf 'Machine: %s cores (`nproc`), %s memory, %s; load average %s at the start, %s at the end\n' \
+    "$(nproc)" "$mem" "$(uname -sm)" "$load_start" "$(cut -d ' ' -f 1-3 /proc/loadavg)"
+  printf '(other work on the machine shares the cores). treereduce %s (commit %s). Whole run: %.0f s.\n\n' \
+    "$("$bin" --version | awk '{print $2}')" "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)" "$total"
   printf 'Every tool runs with `-j 1` where it has the option, and calls the same oracle through the\n'
   printf 'same call-counting wrapper. Bytes and tokens are before → after; tokens count a run of\n'
   printf 'letters, digits and underscores as one and every other non-space character as one.\n'
@@ -398,7 +406,9 @@ mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
     printf 'Reducer seconds are the rest of the wall time, less the wrapper'"'"'s own start-up (bash,\n'
     printf 'measured at %.1f ms per call with an oracle that does nothing) per call: the reducer'"'"'s\n' \
       "$(awk -v c="$wrapper_start" 'BEGIN { printf "%.1f", 1000 * c }')"
-    printf 'own work between oracle calls (making, writing and checking candidates).\n\n'
+    printf 'own work between oracle calls (making, writing and checking candidates). "its own ms per\n'
+    printf 'candidate" is treereduce'"'"'s `overhead_ms_per_candidate` from `--stats-json` (candidates\n'
+    printf 'judged without the oracle included), as a cross-check.\n\n'
     cat "$scale_table"
   fi
   printf '\n'
