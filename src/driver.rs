@@ -553,7 +553,7 @@ impl<'a> Driver<'a> {
                                 .collect();
                             let built = Instant::now();
                             let text = render(base, &edits);
-                            let judged = self.prejudge(&text, deletions.then_some(base));
+                            let judged = self.prejudge(&text, base, &edits, deletions);
                             self.stats.candidates += 1;
                             self.stats.overhead += built.elapsed();
                             let slot = match judged {
@@ -647,18 +647,29 @@ impl<'a> Driver<'a> {
     }
 
     /// The verdict on a candidate when it is known without the oracle: from the cache, or
-    /// `false` when it no longer parses. `deleted_from` is the base when the candidate
-    /// only deletes nodes or units of it, so a cheaper check than a parse may decide.
-    fn prejudge(&mut self, text: &str, deleted_from: Option<&str>) -> Option<bool> {
+    /// `false` when it no longer parses. The candidate is `base` with `edits`; when
+    /// `deletions` says they only delete nodes or units, a cheaper check than a parse may
+    /// decide, and otherwise the front end may re-parse incrementally from `base`.
+    fn prejudge(
+        &mut self,
+        text: &str,
+        base: &str,
+        edits: &[&Edit],
+        deletions: bool,
+    ) -> Option<bool> {
         if let Some(&verdict) = self.cache.get(&key(text)) {
             self.stats.cache_hits += 1;
             return Some(verdict);
         }
-        let valid =
-            match deleted_from.and_then(|base| self.frontend.deletions_stay_valid(base, text)) {
-                Some(valid) => valid,
-                None => self.frontend.is_valid(text),
-            };
+        let cheap = if deletions {
+            self.frontend.deletions_stay_valid(base, text)
+        } else {
+            None
+        };
+        let valid = match cheap {
+            Some(valid) => valid,
+            None => self.frontend.is_valid_edited(base, edits, text),
+        };
         if !valid {
             self.stats.rejected += 1;
             self.cache.insert(key(text), false);
