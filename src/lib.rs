@@ -231,7 +231,8 @@ pub fn run(config: &Config) -> Result<Summary> {
         verbose: config.verbose,
     };
     progress.update(start.len(), "reducing");
-    let mut driver = Driver::new(frontend.as_ref(), &oracle, options, start, stats);
+    let oracle = std::sync::Arc::new(oracle);
+    let mut driver = Driver::new(frontend.as_ref(), oracle.clone(), options, start, stats);
     driver.set_progress(progress.clone());
     if let Some(boring) = &boring {
         driver.remember(boring, false);

@@ -640,7 +640,10 @@ mod tests {
             }
         }
         // With a CDATA section in the base the check declines and a parse decides.
-        assert_eq!(Xml.deletions_stay_valid("<a><![CDATA[x]]></a>", "<a/>"), None);
+        assert_eq!(
+            Xml.deletions_stay_valid("<a><![CDATA[x]]></a>", "<a/>"),
+            None
+        );
     }
 
     #[test]
