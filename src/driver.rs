@@ -318,7 +318,7 @@ impl<'a> Driver<'a> {
 
     /// Cancels what still runs (prefetches nobody adopted) and waits for every answer, so
     /// no test outlives the run.
-    fn finish_calls(&mut self) {
+    pub fn finish_calls(&mut self) {
         self.drop_prefetches();
         while self.in_flight > 0 {
             if self.answers.recv().is_err() {
