@@ -9,13 +9,14 @@ use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
+use std::thread;
 use std::time::Instant;
 
 use crate::error::{Error, Result};
 use crate::frontend::Frontend;
 use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::progress::Progress;
-use crate::reduce::{StrategyKind, StrategyOptions};
+use crate::reduce::{Strategy, StrategyKind, StrategyOptions};
 use crate::render::render;
 use crate::tree::{Edit, NodeId, NodeKind, Tree};
 use crate::{output, tokens};
@@ -114,7 +115,18 @@ fn key(text: &str) -> u128 {
 /// The reduction state: the best text so far and the machinery to improve it.
 pub struct Driver<'a> {
     frontend: &'a dyn Frontend,
-    oracle: &'a Oracle,
+    oracle: Arc<Oracle>,
+    /// Answers of the oracle calls in flight, tagged with their sequence number. Calls are
+    /// not tied to one list: a prefetched call runs on while the next list starts.
+    answers: mpsc::Receiver<(u64, Result<Outcome>)>,
+    answer_to: mpsc::Sender<(u64, Result<Outcome>)>,
+    next_seq: u64,
+    /// Calls whose answer has not arrived, cancelled ones included: never more than `jobs`
+    /// tests run at once.
+    in_flight: usize,
+    /// Calls started on the first candidate of the list expected next (see
+    /// [`Following`]), and their verdicts once known.
+    prefetched: Vec<Prefetch>,
     options: DriverOptions,
     current: String,
     cache: Cache,
@@ -123,7 +135,8 @@ pub struct Driver<'a> {
     trace: bool,
     traced: usize,
     /// The last oracle verdicts, for guessing in the parallel window.
-    recent: VecDeque<bool>,
+    /// The last oracle verdicts with the share of the text each candidate removed.
+    recent: VecDeque<(f64, bool)>,
     /// The status line, told about sizes and passes.
     progress: Option<Progress>,
     /// The pass now running, for the status line.
@@ -132,6 +145,13 @@ pub struct Driver<'a> {
     accepted: usize,
     /// Run figures.
     pub stats: Stats,
+}
+
+impl Drop for Driver<'_> {
+    /// No test outlives the driver, whatever way the run ends.
+    fn drop(&mut self) {
+        self.finish_calls();
+    }
 }
 
 /// A candidate in the window of [`Driver::run_list`].
@@ -143,6 +163,8 @@ struct Slot {
     assumed: bool,
     /// True when the oracle was asked (not a cache hit or rejection).
     asked: bool,
+    /// The share of the text it was built on that the candidate removes (0 when known).
+    removed: f64,
 }
 
 enum SlotState {
@@ -150,6 +172,34 @@ enum SlotState {
     Running(u64, Arc<AtomicBool>),
     /// Its verdict is known.
     Done(bool),
+}
+
+/// A call on a candidate of a list that has not started yet. Its verdict is kept apart from
+/// the cache: it counts as an oracle call of the list that adopts it, or as waste.
+struct Prefetch {
+    key: u128,
+    seq: u64,
+    cancel: Arc<AtomicBool>,
+    verdict: Option<bool>,
+}
+
+/// What comes after the list now running, so that its first candidate can be tested while
+/// the last calls of this list still run (with `-j 2` a list would otherwise end with one
+/// call in flight). The candidate is built on the guessed verdicts of those calls; it is
+/// only used when the next list really proposes the same text.
+#[derive(Clone, Copy)]
+enum Following<'l> {
+    /// Not prepared in advance.
+    Unknown,
+    /// The next list of the same pass, on the same base text.
+    List {
+        items: &'l [Vec<Edit>],
+        patience: Option<usize>,
+    },
+    /// The HDD deletion lists from this depth on, in the text this list leaves.
+    Depth(u32),
+    /// The rewrites of this rank, in the text this list leaves.
+    Rewrite(usize),
 }
 
 fn cancel_all(window: &VecDeque<Slot>) {
@@ -165,22 +215,37 @@ fn cancel_all(window: &VecDeque<Slot>) {
 const WINDOW_SLACK: usize = 64;
 
 /// How many recent oracle verdicts guide the guess for speculative candidates.
-const RECENT_VERDICTS: usize = 8;
+const RECENT_VERDICTS: usize = 16;
+
+/// The guess for a candidate is "interesting" when it removes less than a threshold share
+/// of the text it is built on: removing most of a text rarely keeps the bug, removing a
+/// little often does. The threshold is the one of these that would have guessed the recent
+/// verdicts best (0 guesses "boring" always, above 1 "interesting" always).
+const THRESHOLDS: [f64; 9] = [0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.1];
+
+/// The threshold used while no verdict is known, and preferred among equally good ones.
+const PRIOR_THRESHOLD: f64 = 0.5;
 
 impl<'a> Driver<'a> {
     /// A driver starting from `text`, which the oracle has accepted.
     pub fn new(
         frontend: &'a dyn Frontend,
-        oracle: &'a Oracle,
+        oracle: Arc<Oracle>,
         options: DriverOptions,
         text: String,
         stats: Stats,
     ) -> Self {
         let mut cache = Cache::new();
         cache.insert(key(&text), true);
+        let (answer_to, answers) = mpsc::channel();
         Driver {
             frontend,
             oracle,
+            answers,
+            answer_to,
+            next_seq: 0,
+            in_flight: 0,
+            prefetched: Vec::new(),
             options,
             current: text,
             cache,
@@ -197,6 +262,16 @@ impl<'a> Driver<'a> {
     /// Reports sizes and passes to `progress`, and prints pass lines through it.
     pub fn set_progress(&mut self, progress: Progress) {
         self.progress = Some(progress);
+    }
+
+    /// Starts a call on the first candidate of the reduction while something else runs (the
+    /// last start-up check), when a job is free for it. [`Driver::run`] adopts it when it
+    /// proposes the same text first; otherwise it counts as wasted.
+    pub fn prefetch_start(&mut self) {
+        if self.options.jobs > 1 && self.in_flight == 0 {
+            let current = self.current.clone();
+            self.prefetch(&current, &[], Following::Depth(1));
+        }
     }
 
     /// Records a verdict learned elsewhere (the start-up checks), so it is never asked again.
@@ -222,6 +297,12 @@ impl<'a> Driver<'a> {
     /// values, and last the squeeze of formatting whitespace. Returns `Err(Interrupted)`
     /// when stopped; the output file then already holds the best text.
     pub fn run(&mut self) -> Result<()> {
+        let outcome = self.all_passes();
+        self.finish_calls();
+        outcome
+    }
+
+    fn all_passes(&mut self) -> Result<()> {
         // HDD* runs to its own fixed point, so only a rewrite can give it new work.
         loop {
             self.hdd()?;
@@ -234,6 +315,20 @@ impl<'a> Driver<'a> {
         self.shrink_pass()?;
         self.squeeze_pass()?;
         Ok(())
+    }
+
+    /// Cancels what still runs (prefetches nobody adopted) and waits for every answer, so
+    /// no test outlives the run.
+    pub fn finish_calls(&mut self) {
+        self.drop_prefetches();
+        while self.in_flight > 0 {
+            if self.answers.recv().is_err() {
+                break;
+            }
+            self.in_flight -= 1;
+            self.stats.oracle_calls += 1;
+            self.stats.wasted += 1;
+        }
     }
 
     /// Deletion level by level, rounds repeated until one removes nothing (HDD*).
@@ -274,7 +369,7 @@ impl<'a> Driver<'a> {
                 }
                 if settled[at] != Some(self.accepted) {
                     let lists = self.lists(tree, nodes);
-                    self.delete_pass(tree, lists, depth, round)?;
+                    self.delete_pass(tree, &lists, depth, round)?;
                     settled[at] = Some(self.accepted);
                 }
                 depth += 1;
@@ -316,7 +411,7 @@ impl<'a> Driver<'a> {
     fn delete_pass(
         &mut self,
         tree: &Tree,
-        lists: Vec<Vec<NodeId>>,
+        lists: &[Vec<NodeId>],
         depth: u32,
         round: usize,
     ) -> Result<()> {
@@ -328,16 +423,15 @@ impl<'a> Driver<'a> {
             "round {round}, depth {depth}: {items} nodes in {} lists",
             lists.len()
         ));
-        let lists: Vec<Vec<Vec<Edit>>> = lists
-            .iter()
-            .map(|list| {
-                list.iter()
-                    .filter_map(|&id| tree.node(id).delete.clone())
-                    .map(|span| vec![Edit::delete(span)])
-                    .collect()
-            })
-            .collect();
-        self.pass(&format!("delete depth {depth}"), &lists, None, true)
+        let lists = deletions(tree, lists);
+        let following = Following::Depth(depth + 1);
+        self.pass(
+            &format!("delete depth {depth}"),
+            &lists,
+            None,
+            true,
+            following,
+        )
     }
 
     /// Rewrites of every node that offers them, all depths in one list per alternative
@@ -346,15 +440,14 @@ impl<'a> Driver<'a> {
         let mut rank = 0;
         loop {
             let tree = self.parse_current()?;
-            let items: Vec<Vec<Edit>> = tree
-                .ids()
-                .filter_map(|id| tree.node(id).alternatives.get(rank).cloned())
-                .collect();
+            let items = rewrites(&tree, rank);
             if items.is_empty() {
                 return Ok(());
             }
             self.log(format_args!("rewrite {}: {} nodes", rank + 1, items.len()));
-            self.pass(&format!("rewrite {}", rank + 1), &[items], None, false)?;
+            let following = Following::Rewrite(rank + 1);
+            let name = format!("rewrite {}", rank + 1);
+            self.pass(&name, &[items], None, false, following)?;
             rank += 1;
         }
     }
@@ -373,7 +466,8 @@ impl<'a> Driver<'a> {
             return Ok(());
         }
         self.log(format_args!("shrink: {} texts and values", lists.len()));
-        self.pass("shrink", &lists, Some(SHRINK_PATIENCE), true)
+        let patience = Some(SHRINK_PATIENCE);
+        self.pass("shrink", &lists, patience, true, Following::Unknown)
     }
 
     /// Removes all formatting whitespace at once, in one candidate.
@@ -387,19 +481,21 @@ impl<'a> Driver<'a> {
         if all.is_empty() {
             return Ok(());
         }
-        self.pass("squeeze", &[vec![all]], None, true)
+        self.pass("squeeze", &[vec![all]], None, true, Following::Unknown)
     }
 
     /// Runs one pass: each list in turn through a fresh strategy, all over the same base
     /// text (lists of one pass never overlap), and records the pass figures. `deletions`
     /// says that every item only deletes whole nodes or units of the base, which lets the
     /// front end judge candidates without a parse (see [`Frontend::deletions_stay_valid`]).
+    /// `after` says what follows the pass's last list.
     fn pass(
         &mut self,
         name: &str,
         lists: &[Vec<Vec<Edit>>],
         patience: Option<usize>,
         deletions: bool,
+        after: Following,
     ) -> Result<()> {
         let calls_before = self.stats.oracle_calls;
         let size_before = self.current.len();
@@ -410,8 +506,21 @@ impl<'a> Driver<'a> {
         }
         let mut committed: Vec<Edit> = Vec::new();
         let mut outcome = Ok(());
-        for items in lists {
-            outcome = self.run_list(&base, &mut committed, items, patience, deletions);
+        for (i, items) in lists.iter().enumerate() {
+            let following = match lists.get(i + 1) {
+                Some(next) => Following::List {
+                    items: next,
+                    patience,
+                },
+                None => after,
+            };
+            let list = List {
+                items,
+                patience,
+                deletions,
+                following,
+            };
+            outcome = self.run_list(&base, &mut committed, list);
             if outcome.is_err() {
                 break;
             }
@@ -439,8 +548,8 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// Runs one strategy over `items` (each a group of edits of `base`), on top of the
-    /// already `committed` edits of `base`. Accepted edits are appended to `committed`.
+    /// Runs one strategy over the list's items (each a group of edits of `base`), on top of
+    /// the already `committed` edits of `base`. Accepted edits are appended to `committed`.
     /// With a `patience`, the list is abandoned when that many candidates in a row fail
     /// before any succeeds.
     ///
@@ -449,216 +558,388 @@ impl<'a> Driver<'a> {
     /// it: the known verdict where there is one, else the likelier one given the recent
     /// verdicts. The strategy still receives the real verdicts in proposal order, so the
     /// result does not depend on `jobs`; a wrong guess only cancels the calls after it.
-    fn run_list(
-        &mut self,
-        base: &str,
-        committed: &mut Vec<Edit>,
-        items: &[Vec<Edit>],
-        patience: Option<usize>,
-        deletions: bool,
-    ) -> Result<()> {
+    /// When the strategy has nothing more to propose but calls still run, a free job tests
+    /// the first candidate of the list that follows (see [`Following`]).
+    fn run_list(&mut self, base: &str, committed: &mut Vec<Edit>, list: List) -> Result<()> {
+        let List {
+            items,
+            patience,
+            deletions,
+            following,
+        } = list;
+        let mut strategy = self.strategy(items.len(), patience);
+        let jobs = self.options.jobs.max(1);
+        let mut window: VecDeque<Slot> = VecDeque::new();
+        let mut failures = 0usize;
+        let mut succeeded = false;
+        let mut exhausted = false;
+        // Prefetches made for this list are adopted by its first candidate or dropped.
+        let mut started = false;
+        // Whether the next list's first candidate was prepared on the current guesses.
+        let mut prepared = false;
+        let result = loop {
+            if interrupted() {
+                break Err(Error::Interrupted);
+            }
+            if patience.is_some_and(|p| !succeeded && failures >= p) {
+                break Ok(());
+            }
+            // Hand known verdicts at the front to the strategy, in order.
+            let mut guessed_wrong = false;
+            while let Some(SlotState::Done(verdict)) = window.front().map(|s| &s.state) {
+                let mut verdict = *verdict;
+                let Some(slot) = window.pop_front() else {
+                    break;
+                };
+                // A candidate judged without a parse is parsed before it is kept: the
+                // output is always valid, whatever the cheap check missed.
+                let checked = Instant::now();
+                if verdict && deletions && !self.frontend.is_valid(&slot.text) {
+                    verdict = false;
+                    self.stats.rejected += 1;
+                    self.cache.insert(key(&slot.text), false);
+                }
+                self.stats.overhead += checked.elapsed();
+                self.trace(&slot, verdict);
+                let proposed = strategy.next();
+                debug_assert_eq!(proposed.as_ref(), Some(&slot.chosen));
+                strategy.feedback(verdict);
+                if verdict {
+                    succeeded = true;
+                    committed.extend(slot.chosen.iter().flat_map(|&i| items[i].iter().cloned()));
+                    if let Err(e) = self.accept(slot.text) {
+                        cancel_all(&window);
+                        return Err(e);
+                    }
+                } else {
+                    failures += 1;
+                }
+                if verdict != slot.assumed {
+                    guessed_wrong = true;
+                    break;
+                }
+            }
+            if guessed_wrong {
+                // Everything after a wrong guess was built on it, the prepared first
+                // candidate of the next list too.
+                cancel_all(&window);
+                self.stats.wasted += window
+                    .iter()
+                    .filter(|s| s.asked && matches!(s.state, SlotState::Done(_)))
+                    .count();
+                window.clear();
+                exhausted = false;
+                if prepared {
+                    self.drop_prefetches();
+                    prepared = false;
+                }
+                continue;
+            }
+            // A shrink that keeps failing ends here, before it starts another call.
+            if patience.is_some_and(|p| !succeeded && failures >= p) {
+                break Ok(());
+            }
+            // Extend the window while a job is free.
+            if self.in_flight < jobs && !exhausted && window.len() < jobs + WINDOW_SLACK {
+                let mut probe = strategy.clone_box();
+                for slot in &window {
+                    probe.next();
+                    probe.feedback(slot.assumed);
+                }
+                match probe.next() {
+                    Some(chosen) => {
+                        let edits: Vec<&Edit> = committed
+                            .iter()
+                            .chain(assumed_edits(&window, items))
+                            .chain(chosen.iter().flat_map(|&i| &items[i]))
+                            .collect();
+                        let built = Instant::now();
+                        let text = render(base, &edits);
+                        let judged = self.prejudge(&text, base, &edits, deletions);
+                        self.stats.candidates += 1;
+                        self.stats.overhead += built.elapsed();
+                        let slot = match judged {
+                            Some(verdict) => Slot {
+                                chosen,
+                                text,
+                                state: SlotState::Done(verdict),
+                                assumed: verdict,
+                                asked: false,
+                                removed: 0.0,
+                            },
+                            None => {
+                                // The text this candidate removes from: the last one
+                                // guessed interesting, else the current text.
+                                let from = window
+                                    .iter()
+                                    .rev()
+                                    .find(|s| s.assumed)
+                                    .map_or(self.current.len(), |s| s.text.len());
+                                let removed = removed_share(from, text.len());
+                                self.ask(chosen, text, removed)
+                            }
+                        };
+                        if !started {
+                            started = true;
+                            self.drop_prefetches();
+                        }
+                        window.push_back(slot);
+                        continue;
+                    }
+                    None => exhausted = true,
+                }
+            }
+            if exhausted && !started {
+                started = true;
+                self.drop_prefetches();
+            }
+            // The strategy is done unless a guess is wrong: a free job tests what the next
+            // list will most likely propose first.
+            if exhausted && !prepared && !window.is_empty() && self.in_flight < jobs {
+                prepared = true;
+                let edits: Vec<&Edit> = committed
+                    .iter()
+                    .chain(assumed_edits(&window, items))
+                    .collect();
+                self.prefetch(base, &edits, following);
+            }
+            if window.is_empty() {
+                if exhausted {
+                    break Ok(());
+                }
+                if self.in_flight < jobs {
+                    continue;
+                }
+            }
+            if let Err(e) = self.receive(&mut window) {
+                break Err(e);
+            }
+        };
+        cancel_all(&window);
+        result
+    }
+
+    /// A fresh strategy for a list of `n` items.
+    fn strategy(&self, n: usize, patience: Option<usize>) -> Box<dyn Strategy> {
         let options = StrategyOptions {
             allow_empty: patience.is_none(),
             ..self.options.strategy_options.clone()
         };
-        let mut strategy = self.options.strategy.build(items.len(), &options);
-        let jobs = self.options.jobs.max(1);
-        let oracle: &Oracle = self.oracle;
-        std::thread::scope(|scope| {
-            let (tx, rx) = mpsc::channel::<(u64, Result<Outcome>)>();
-            let mut window: VecDeque<Slot> = VecDeque::new();
-            // Calls whose answer has not arrived, cancelled ones included: never more than
-            // `jobs` tests run at once.
-            let mut outstanding = 0usize;
-            let mut next_seq = 0u64;
-            let mut failures = 0usize;
-            let mut succeeded = false;
-            let mut exhausted = false;
-            let result = loop {
-                if interrupted() {
-                    break Err(Error::Interrupted);
-                }
-                if patience.is_some_and(|p| !succeeded && failures >= p) {
-                    break Ok(());
-                }
-                // Hand known verdicts at the front to the strategy, in order.
-                let mut guessed_wrong = false;
-                while let Some(SlotState::Done(verdict)) = window.front().map(|s| &s.state) {
-                    let mut verdict = *verdict;
-                    let Some(slot) = window.pop_front() else {
-                        break;
-                    };
-                    // A candidate judged without a parse is parsed before it is kept: the
-                    // output is always valid, whatever the cheap check missed.
-                    let checked = Instant::now();
-                    if verdict && deletions && !self.frontend.is_valid(&slot.text) {
-                        verdict = false;
-                        self.stats.rejected += 1;
-                        self.cache.insert(key(&slot.text), false);
-                    }
-                    self.stats.overhead += checked.elapsed();
-                    self.trace(&slot.text, verdict);
-                    let proposed = strategy.next();
-                    debug_assert_eq!(proposed.as_ref(), Some(&slot.chosen));
-                    strategy.feedback(verdict);
-                    if verdict {
-                        succeeded = true;
-                        committed
-                            .extend(slot.chosen.iter().flat_map(|&i| items[i].iter().cloned()));
-                        if let Err(e) = self.accept(slot.text) {
-                            cancel_all(&window);
-                            return Err(e);
-                        }
-                    } else {
-                        failures += 1;
-                    }
-                    if verdict != slot.assumed {
-                        guessed_wrong = true;
-                        break;
-                    }
-                }
-                if guessed_wrong {
-                    // Everything after a wrong guess was built on it.
-                    cancel_all(&window);
-                    self.stats.wasted += window
-                        .iter()
-                        .filter(|s| s.asked && matches!(s.state, SlotState::Done(_)))
-                        .count();
-                    window.clear();
-                    exhausted = false;
-                    continue;
-                }
-                // A shrink that keeps failing ends here, before it starts another call.
-                if patience.is_some_and(|p| !succeeded && failures >= p) {
-                    break Ok(());
-                }
-                // Extend the window while a job is free.
-                if outstanding < jobs && !exhausted && window.len() < jobs + WINDOW_SLACK {
-                    let mut probe = strategy.clone_box();
-                    for slot in &window {
-                        probe.next();
-                        probe.feedback(slot.assumed);
-                    }
-                    match probe.next() {
-                        Some(chosen) => {
-                            let edits: Vec<&Edit> = committed
-                                .iter()
-                                .chain(
-                                    window
-                                        .iter()
-                                        .filter(|s| s.assumed)
-                                        .flat_map(|s| s.chosen.iter().flat_map(|&i| &items[i])),
-                                )
-                                .chain(chosen.iter().flat_map(|&i| &items[i]))
-                                .collect();
-                            let built = Instant::now();
-                            let text = render(base, &edits);
-                            let judged = self.prejudge(&text, deletions.then_some(base));
-                            self.stats.candidates += 1;
-                            self.stats.overhead += built.elapsed();
-                            let slot = match judged {
-                                Some(verdict) => Slot {
-                                    chosen,
-                                    text,
-                                    state: SlotState::Done(verdict),
-                                    assumed: verdict,
-                                    asked: false,
-                                },
-                                None => {
-                                    let seq = next_seq;
-                                    next_seq += 1;
-                                    let cancel = Arc::new(AtomicBool::new(false));
-                                    let (tx, flag, copy) =
-                                        (tx.clone(), cancel.clone(), text.clone());
-                                    scope.spawn(move || {
-                                        let _ =
-                                            tx.send((seq, oracle.test_cancellable(&copy, &flag)));
-                                    });
-                                    outstanding += 1;
-                                    Slot {
-                                        chosen,
-                                        text,
-                                        state: SlotState::Running(seq, cancel),
-                                        assumed: self.likely_success(),
-                                        asked: true,
-                                    }
-                                }
-                            };
-                            window.push_back(slot);
-                            continue;
-                        }
-                        None => exhausted = true,
-                    }
-                }
-                if window.is_empty() {
-                    if exhausted {
-                        break Ok(());
-                    }
-                    if outstanding < jobs {
-                        continue;
-                    }
-                }
-                // Wait for an answer.
-                let Ok((seq, outcome)) = rx.recv() else {
-                    break Err(Error::Interrupted);
-                };
-                outstanding -= 1;
-                self.stats.oracle_calls += 1;
-                let outcome = match outcome {
-                    Ok(o) => o,
-                    Err(e) => break Err(e),
-                };
-                self.stats.overhead += outcome.overhead;
-                if outcome.timed_out {
-                    self.stats.timeouts += 1;
-                }
-                let slot = window
-                    .iter_mut()
-                    .find(|s| matches!(s.state, SlotState::Running(q, _) if q == seq));
-                match slot {
-                    Some(slot) if !outcome.cancelled => {
-                        self.cache.insert(key(&slot.text), outcome.interesting);
-                        self.recent.push_back(outcome.interesting);
-                        if self.recent.len() > RECENT_VERDICTS {
-                            self.recent.pop_front();
-                        }
-                        slot.state = SlotState::Done(outcome.interesting);
-                    }
-                    _ => self.stats.wasted += 1,
-                }
-            };
-            cancel_all(&window);
-            // Answers of cancelled calls still arrive; they are waste.
-            while outstanding > 0 {
-                if rx.recv().is_err() {
-                    break;
-                }
-                outstanding -= 1;
-                self.stats.oracle_calls += 1;
-                self.stats.wasted += 1;
-            }
-            result
-        })
+        self.options.strategy.build(n, &options)
     }
 
-    /// The guess for a verdict not known yet: success when most recent answers were.
-    fn likely_success(&self) -> bool {
-        2 * self.recent.iter().filter(|&&v| v).count() > self.recent.len()
+    /// A window slot for a candidate the oracle must judge: the prefetched call on the same
+    /// text when there is one, else a new call.
+    fn ask(&mut self, chosen: Vec<usize>, text: String, removed: f64) -> Slot {
+        let text_key = key(&text);
+        let adopted = match self.prefetched.iter().position(|p| p.key == text_key) {
+            Some(i) => Some(self.prefetched.swap_remove(i)),
+            None => None,
+        };
+        let state = match adopted {
+            Some(Prefetch {
+                verdict: Some(verdict),
+                ..
+            }) => {
+                self.learn(text_key, removed, verdict);
+                SlotState::Done(verdict)
+            }
+            Some(Prefetch { seq, cancel, .. }) => SlotState::Running(seq, cancel),
+            None => {
+                let (seq, cancel) = self.spawn(&text);
+                SlotState::Running(seq, cancel)
+            }
+        };
+        let assumed = match state {
+            SlotState::Done(verdict) => verdict,
+            SlotState::Running(..) => self.likely_success(removed),
+        };
+        Slot {
+            chosen,
+            text,
+            state,
+            assumed,
+            asked: true,
+            removed,
+        }
+    }
+
+    /// Starts an oracle call on `text`; its answer arrives on `answers`.
+    fn spawn(&mut self, text: &str) -> (u64, Arc<AtomicBool>) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (oracle, to, flag, copy) = (
+            self.oracle.clone(),
+            self.answer_to.clone(),
+            cancel.clone(),
+            text.to_string(),
+        );
+        thread::spawn(move || {
+            let outcome = oracle.test_cancellable(&copy, &flag);
+            // Let go of the oracle before answering: once every answer has arrived, the
+            // run holds the last reference and its drop removes the temporary folders.
+            drop(oracle);
+            let _ = to.send((seq, outcome));
+        });
+        self.in_flight += 1;
+        (seq, cancel)
+    }
+
+    /// Waits for one answer and files it: with the window slot waiting for it, with the
+    /// prefetch that asked it, or as waste (cancelled, or nobody waits for it any more).
+    fn receive(&mut self, window: &mut VecDeque<Slot>) -> Result<()> {
+        if self.in_flight == 0 {
+            return Err(Error::Usage(String::from(
+                "internal error: waiting for an answer with no test running; please report this",
+            )));
+        }
+        let Ok((seq, outcome)) = self.answers.recv() else {
+            return Err(Error::Interrupted);
+        };
+        self.in_flight -= 1;
+        self.stats.oracle_calls += 1;
+        let outcome = outcome?;
+        self.stats.overhead += outcome.overhead;
+        if outcome.timed_out {
+            self.stats.timeouts += 1;
+        }
+        if outcome.cancelled {
+            self.stats.wasted += 1;
+            return Ok(());
+        }
+        let verdict = outcome.interesting;
+        let running = |state: &SlotState| matches!(state, SlotState::Running(q, _) if *q == seq);
+        if let Some(slot) = window.iter_mut().find(|s| running(&s.state)) {
+            slot.state = SlotState::Done(verdict);
+            let (text_key, removed) = (key(&slot.text), slot.removed);
+            self.learn(text_key, removed, verdict);
+        } else if let Some(prefetch) = self.prefetched.iter_mut().find(|p| p.seq == seq) {
+            prefetch.verdict = Some(verdict);
+        } else {
+            self.stats.wasted += 1;
+        }
+        Ok(())
+    }
+
+    /// Records an oracle verdict in the cache and in the recent verdicts.
+    fn learn(&mut self, text_key: u128, removed: f64, verdict: bool) {
+        self.cache.insert(text_key, verdict);
+        self.recent.push_back((removed, verdict));
+        if self.recent.len() > RECENT_VERDICTS {
+            self.recent.pop_front();
+        }
+    }
+
+    /// Starts a call on the first candidate of the list `following` the current one, in
+    /// the text `base` with `edits` (the current list's outcome, guessed), unless that
+    /// candidate's verdict is known or it does not parse.
+    fn prefetch(&mut self, base: &str, edits: &[&Edit], following: Following) {
+        let built = Instant::now();
+        let text = self
+            .first_candidate(base, edits, following)
+            .filter(|text| self.frontend.is_valid(text));
+        self.stats.overhead += built.elapsed();
+        let Some(text) = text else {
+            return;
+        };
+        let text_key = key(&text);
+        if self.cache.contains_key(&text_key) || self.prefetched.iter().any(|p| p.key == text_key) {
+            return;
+        }
+        let (seq, cancel) = self.spawn(&text);
+        self.prefetched.push(Prefetch {
+            key: text_key,
+            seq,
+            cancel,
+            verdict: None,
+        });
+    }
+
+    /// The first candidate the list `following` will propose when the current list leaves
+    /// `base` with `edits`, built exactly as that list will build it.
+    fn first_candidate(&self, base: &str, edits: &[&Edit], following: Following) -> Option<String> {
+        // The first proposal of a strategy over `items`, rendered on `text` with `edits`.
+        let first = |text: &str, edits: &[&Edit], items: &[Vec<Edit>], patience| {
+            let chosen = self.strategy(items.len(), patience).next()?;
+            let mut edits = edits.to_vec();
+            edits.extend(chosen.iter().flat_map(|&i| &items[i]));
+            Some(render(text, &edits))
+        };
+        match following {
+            Following::Unknown => None,
+            Following::List { items, patience } => first(base, edits, items, patience),
+            Following::Depth(depth) => {
+                let text = render(base, edits);
+                let tree = self.frontend.parse(&text).ok()?;
+                // As in `hdd`: the first depth from here with something to delete.
+                let lists = tree
+                    .depth_index()
+                    .iter()
+                    .skip(depth as usize)
+                    .map(|nodes| self.lists(&tree, nodes))
+                    .find(|lists| lists.iter().any(|list| !list.is_empty()))?;
+                let items = deletions(&tree, &lists).into_iter().next()?;
+                first(&text, &[], &items, None)
+            }
+            Following::Rewrite(rank) => {
+                let text = render(base, edits);
+                let tree = self.frontend.parse(&text).ok()?;
+                first(&text, &[], &rewrites(&tree, rank), None)
+            }
+        }
+    }
+
+    /// Gives up the prefetched calls: those still running are cancelled (their answers
+    /// count as waste when they arrive), those answered already count as waste now.
+    fn drop_prefetches(&mut self) {
+        for prefetch in std::mem::take(&mut self.prefetched) {
+            match prefetch.verdict {
+                Some(_) => self.stats.wasted += 1,
+                None => prefetch.cancel.store(true, Ordering::SeqCst),
+            }
+        }
+    }
+
+    /// The guess for the verdict on a candidate that removes the share `removed` of the
+    /// text it is built on (see [`THRESHOLDS`]). Guesses only decide which calls run
+    /// early, never a result.
+    fn likely_success(&self, removed: f64) -> bool {
+        let score = |t: f64| self.recent.iter().filter(|&&(r, v)| (r < t) == v).count();
+        let mut best = PRIOR_THRESHOLD;
+        for t in THRESHOLDS {
+            let (s, b) = (score(t), score(best));
+            if s > b || (s == b && (t - PRIOR_THRESHOLD).abs() < (best - PRIOR_THRESHOLD).abs()) {
+                best = t;
+            }
+        }
+        removed < best
     }
 
     /// The verdict on a candidate when it is known without the oracle: from the cache, or
-    /// `false` when it no longer parses. `deleted_from` is the base when the candidate
-    /// only deletes nodes or units of it, so a cheaper check than a parse may decide.
-    fn prejudge(&mut self, text: &str, deleted_from: Option<&str>) -> Option<bool> {
+    /// `false` when it no longer parses. The candidate is `base` with `edits`; when
+    /// `deletions` says they only delete nodes or units, a cheaper check than a parse may
+    /// decide, and otherwise the front end may re-parse incrementally from `base`.
+    fn prejudge(
+        &mut self,
+        text: &str,
+        base: &str,
+        edits: &[&Edit],
+        deletions: bool,
+    ) -> Option<bool> {
         if let Some(&verdict) = self.cache.get(&key(text)) {
             self.stats.cache_hits += 1;
             return Some(verdict);
         }
-        let valid =
-            match deleted_from.and_then(|base| self.frontend.deletions_stay_valid(base, text)) {
-                Some(valid) => valid,
-                None => self.frontend.is_valid(text),
-            };
+        let cheap = if deletions {
+            self.frontend.deletions_stay_valid(base, text)
+        } else {
+            None
+        };
+        let valid = match cheap {
+            Some(valid) => valid,
+            None => self.frontend.is_valid_edited(base, edits, text),
+        };
         if !valid {
             self.stats.rejected += 1;
             self.cache.insert(key(text), false);
@@ -667,12 +948,29 @@ impl<'a> Driver<'a> {
         None
     }
 
-    fn trace(&mut self, text: &str, verdict: bool) {
+    /// Prints a candidate's fate: its verdict, and whether the oracle was asked (with the
+    /// guess the window made) or the verdict was known (cache, rejection).
+    fn trace(&mut self, slot: &Slot, verdict: bool) {
         if !self.trace {
             return;
         }
-        let what = if verdict { "interesting" } else { "boring" };
-        eprintln!("candidate {} of {} bytes: {what}", self.traced, text.len());
+        let name = |v: bool| if v { "interesting" } else { "boring" };
+        let what = name(verdict);
+        let how = if slot.asked {
+            format!(
+                "asked from {} bytes, guessed {}",
+                self.current.len(),
+                name(slot.assumed)
+            )
+        } else {
+            String::from("known")
+        };
+        let text = &slot.text;
+        eprintln!(
+            "candidate {} of {} bytes: {what} ({how})",
+            self.traced,
+            text.len()
+        );
         if let Some(dir) = std::env::var_os("TREEREDUCE_TRACE_DIR") {
             let _ = std::fs::write(
                 std::path::Path::new(&dir).join(format!("{:05}-{what}", self.traced)),
@@ -693,6 +991,58 @@ impl<'a> Driver<'a> {
         self.accepted += 1;
         Ok(())
     }
+}
+
+/// One list of a pass, as [`Driver::run_list`] takes it.
+struct List<'l> {
+    /// The items; each is a group of edits of the pass's base text.
+    items: &'l [Vec<Edit>],
+    /// Candidates in a row that may fail before the list is given up (shrink).
+    patience: Option<usize>,
+    /// Every item only deletes whole nodes or units (cheaper validity check).
+    deletions: bool,
+    /// The list after this one.
+    following: Following<'l>,
+}
+
+/// The share of a text of `from` bytes that a candidate of `to` bytes removes.
+fn removed_share(from: usize, to: usize) -> f64 {
+    if from == 0 {
+        0.0
+    } else {
+        from.saturating_sub(to) as f64 / from as f64
+    }
+}
+
+/// The edits of the window's candidates that later candidates are built on.
+fn assumed_edits<'w>(
+    window: &'w VecDeque<Slot>,
+    items: &'w [Vec<Edit>],
+) -> impl Iterator<Item = &'w Edit> {
+    window
+        .iter()
+        .filter(|s| s.assumed)
+        .flat_map(move |s| s.chosen.iter().flat_map(move |&i| &items[i]))
+}
+
+/// The deletion items of `lists`: each node deleted with its span.
+fn deletions(tree: &Tree, lists: &[Vec<NodeId>]) -> Vec<Vec<Vec<Edit>>> {
+    lists
+        .iter()
+        .map(|list| {
+            list.iter()
+                .filter_map(|&id| tree.node(id).delete.clone())
+                .map(|span| vec![Edit::delete(span)])
+                .collect()
+        })
+        .collect()
+}
+
+/// The rewrite items of one rank: every node's alternative of that rank.
+fn rewrites(tree: &Tree, rank: usize) -> Vec<Vec<Edit>> {
+    tree.ids()
+        .filter_map(|id| tree.node(id).alternatives.get(rank).cloned())
+        .collect()
 }
 
 /// The summary printed at the end of a run.

@@ -18,6 +18,8 @@ pub mod tree;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use driver::{Driver, DriverOptions, Grouping, Stats, Summary};
@@ -201,12 +203,17 @@ pub fn run(config: &Config) -> Result<Summary> {
         progress: &progress,
         original: &original,
     };
+    let options = DriverOptions {
+        strategy: config.strategy,
+        strategy_options: config.strategy_options.clone(),
+        grouping: config.grouping,
+        jobs: config.jobs,
+        output: output.clone(),
+        verbose: config.verbose,
+    };
     progress.update(original.len(), "start-up checks");
-    let start = checks
-        .original_is_interesting(&mut oracle, &mut stats)
-        .and_then(|()| checks.rest(&oracle, &mut stats));
-    let (start, boring) = match start {
-        Ok(found) => found,
+    let mut driver = match checks.start(oracle, &mut stats, options) {
+        Ok(driver) => driver,
         // The original passed once: it is the best accepted text so far.
         Err(Error::Interrupted) if stats.oracle_calls > 0 => {
             progress.finish();
@@ -220,22 +227,9 @@ pub fn run(config: &Config) -> Result<Summary> {
             return Err(e);
         }
     };
-    output::write_atomic(&output, &start)?;
-
-    let options = DriverOptions {
-        strategy: config.strategy,
-        strategy_options: config.strategy_options.clone(),
-        grouping: config.grouping,
-        jobs: config.jobs,
-        output: output.clone(),
-        verbose: config.verbose,
-    };
-    progress.update(start.len(), "reducing");
-    let mut driver = Driver::new(frontend.as_ref(), &oracle, options, start, stats);
+    output::write_atomic(&output, driver.current())?;
+    progress.update(driver.current().len(), "reducing");
     driver.set_progress(progress.clone());
-    if let Some(boring) = &boring {
-        driver.remember(boring, false);
-    }
     let outcome = driver.run();
     progress.finish();
     let mut summary = Summary::new(
@@ -263,11 +257,147 @@ struct StartupChecks<'a> {
     original: &'a str,
 }
 
-impl StartupChecks<'_> {
-    /// Tests the original once; it must be interesting. Sets the derived time limit.
-    fn original_is_interesting(&self, oracle: &mut Oracle, stats: &mut Stats) -> Result<()> {
+impl<'a> StartupChecks<'a> {
+    /// Runs the start-up checks in the order the answers are reported: the original
+    /// (it must be interesting; its run time gives the time limit), the original again (a
+    /// different verdict means a flaky test), the smallest document (it must not be
+    /// interesting unless `--allow-trivial`). Returns the driver, ready to reduce from the
+    /// original (or from the smallest document with `--allow-trivial`). `stats` counts the
+    /// calls, also when a check fails.
+    ///
+    /// With several jobs the calls overlap and the verdicts stay the same: the smallest
+    /// document runs beside the first run of the original (held to the time limit that
+    /// run gives, counted from its own start), and the reduction's first candidate beside
+    /// the second run.
+    fn start(
+        &self,
+        mut oracle: Oracle,
+        stats: &mut Stats,
+        options: DriverOptions,
+    ) -> Result<Driver<'a>> {
+        let smallest =
+            smallest_document(self.frontend, self.original).filter(|s| s.as_str() != self.original);
+        let beside = smallest.as_deref().filter(|_| self.config.jobs > 1);
+        let trivial = self.original_is_interesting(&mut oracle, stats, beside)?;
+        let oracle = Arc::new(oracle);
+        let new_driver = |start: &str, stats: Stats| {
+            Driver::new(
+                self.frontend,
+                oracle.clone(),
+                options.clone(),
+                start.into(),
+                stats,
+            )
+        };
+        let (mut driver, second, trivial) = match (trivial, &smallest) {
+            // The smallest document is judged already: the reduction can start.
+            (Some(trivial), Some(smallest)) => {
+                let start = if trivial.interesting && self.config.allow_trivial {
+                    smallest.as_str()
+                } else {
+                    self.original
+                };
+                let mut driver = new_driver(start, std::mem::take(stats));
+                if !trivial.interesting {
+                    driver.prefetch_start();
+                }
+                let second = self.ask(&oracle, &mut driver.stats, self.original);
+                // Every call is counted before a check may fail.
+                if second.is_err() {
+                    driver.finish_calls();
+                }
+                *stats = driver.stats.clone();
+                (Some(driver), second?, Some(trivial))
+            }
+            (_, smallest) => {
+                let second = self.ask(&oracle, stats, self.original)?;
+                let trivial = match smallest {
+                    Some(smallest) => Some(self.ask(&oracle, stats, smallest)?),
+                    None => None,
+                };
+                (None, second, trivial)
+            }
+        };
+        let stop = |driver: Option<Driver>, stats: &mut Stats, error: Error| {
+            if let Some(mut driver) = driver {
+                driver.finish_calls();
+                *stats = driver.stats.clone();
+            }
+            Err(error)
+        };
+        if !second.interesting {
+            let error = Error::Flaky(format!(
+                "flaky test: {} accepted the original {} once, then {} on it{}; make the test deterministic (or give a larger --timeout if it is slow) and try again",
+                self.config.test.display(),
+                self.config.input.display(),
+                verdict(&second),
+                stderr_excerpt(&second),
+            ));
+            return stop(driver, stats, error);
+        }
+        let (start, boring) = match (smallest, trivial) {
+            (Some(smallest), Some(trivial)) if trivial.interesting => {
+                if !self.config.allow_trivial {
+                    let shown: String = smallest.chars().take(60).collect();
+                    let error = Error::Trivial(format!(
+                        "the test accepts anything: {} also says the smallest document {:?} is interesting; make it check for the bug (e.g. grep for the error message), or pass --allow-trivial to reduce anyway",
+                        self.config.test.display(),
+                        shown.trim_end(),
+                    ));
+                    return stop(driver, stats, error);
+                }
+                (smallest, None)
+            }
+            (smallest, _) => (self.original.to_string(), smallest),
+        };
+        let mut driver = match driver.take() {
+            Some(driver) => driver,
+            None => new_driver(&start, std::mem::take(stats)),
+        };
+        // The test found the smallest document not interesting: never ask again.
+        if let Some(boring) = &boring {
+            driver.remember(boring, false);
+        }
+        Ok(driver)
+    }
+
+    /// Tests the original once; it must be interesting. Sets the derived time limit. With
+    /// `beside`, tests that text at the same time and returns its outcome; when no
+    /// `--timeout` was given, that call is held to the limit derived from the original.
+    fn original_is_interesting(
+        &self,
+        oracle: &mut Oracle,
+        stats: &mut Stats,
+        beside: Option<&str>,
+    ) -> Result<Option<Outcome>> {
         let config = self.config;
-        let first = self.ask(oracle, stats, self.original)?;
+        let (first, other) = match beside {
+            None => (oracle.test(self.original), None),
+            Some(text) => {
+                let oracle: &Oracle = oracle;
+                let cancel = AtomicBool::new(false);
+                std::thread::scope(|scope| {
+                    let began = Instant::now();
+                    let other = scope.spawn(|| oracle.test_cancellable(text, &cancel));
+                    let first = oracle.test(self.original);
+                    let limit = match &first {
+                        Ok(first) if first.interesting => {
+                            config.timeout.unwrap_or(derived_timeout(first.elapsed))
+                        }
+                        // Its verdict will not be used.
+                        _ => Duration::ZERO,
+                    };
+                    while !other.is_finished() && began.elapsed() < limit {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    cancel.store(true, Ordering::SeqCst);
+                    let other = other.join().unwrap_or(Err(Error::Interrupted));
+                    (first, Some(other))
+                })
+            }
+        };
+        let other = other.map(|o| self.count(stats, o));
+        let first = self.count(stats, first)?;
         if !first.interesting {
             return Err(not_interesting(config, &first));
         }
@@ -282,58 +412,18 @@ impl StartupChecks<'_> {
             }
             oracle.set_timeout(Some(timeout));
         }
-        Ok(())
-    }
-
-    /// Tests the original a second time (a different verdict means a flaky test) and the
-    /// smallest document once (it must not be interesting unless `--allow-trivial`).
-    /// Returns the text the reduction starts from, and the smallest document when the test
-    /// found it not interesting (so the driver never asks again).
-    fn rest(&self, oracle: &Oracle, stats: &mut Stats) -> Result<(String, Option<String>)> {
-        let config = self.config;
-        let smallest =
-            smallest_document(self.frontend, self.original).filter(|s| s.as_str() != self.original);
-        // Both calls are always made, so with two jobs they run side by side.
-        let (second, trivial) = match &smallest {
-            Some(smallest) if config.jobs > 1 => std::thread::scope(|scope| {
-                let trivial = scope.spawn(|| oracle.test(smallest));
-                let second = oracle.test(self.original);
-                let trivial = trivial.join().unwrap_or(Err(Error::Interrupted));
-                (second, Some(trivial))
-            }),
-            Some(smallest) => {
-                let second = oracle.test(self.original);
-                let trivial = second.is_ok().then(|| oracle.test(smallest));
-                (second, trivial)
-            }
-            None => (oracle.test(self.original), None),
+        let Some(mut other) = other.transpose()? else {
+            return Ok(None);
         };
-        let second = self.count(stats, second)?;
-        let trivial = trivial.map(|t| self.count(stats, t)).transpose()?;
-        if !second.interesting {
-            return Err(Error::Flaky(format!(
-                "flaky test: {} accepted the original {} once, then {} on it{}; make the test deterministic (or give a larger --timeout if it is slow) and try again",
-                config.test.display(),
-                config.input.display(),
-                verdict(&second),
-                stderr_excerpt(&second),
-            )));
+        if other.cancelled {
+            // Stopped at the time limit the original gave: a timeout, as it would have
+            // been had it run after the original.
+            other.cancelled = false;
+            other.timed_out = true;
+            other.interesting = false;
+            stats.timeouts += 1;
         }
-        let (Some(smallest), Some(trivial)) = (smallest, trivial) else {
-            return Ok((self.original.to_string(), None));
-        };
-        if !trivial.interesting {
-            return Ok((self.original.to_string(), Some(smallest)));
-        }
-        if !config.allow_trivial {
-            let shown: String = smallest.chars().take(60).collect();
-            return Err(Error::Trivial(format!(
-                "the test accepts anything: {} also says the smallest document {:?} is interesting; make it check for the bug (e.g. grep for the error message), or pass --allow-trivial to reduce anyway",
-                config.test.display(),
-                shown.trim_end(),
-            )));
-        }
-        Ok((smallest, None))
+        Ok(Some(other))
     }
 
     fn ask(&self, oracle: &Oracle, stats: &mut Stats, text: &str) -> Result<Outcome> {

@@ -1,6 +1,8 @@
 //! Candidate text from a base text and a set of edits, by splicing: bytes no edit touches
 //! are copied verbatim, so rendering with no edits returns the base byte for byte.
 
+use std::ops::Range;
+
 use crate::tree::Edit;
 
 /// Applies `edits` to `base`. Edits may come in any order. Overlapping deletions merge;
@@ -8,6 +10,23 @@ use crate::tree::Edit;
 /// overlapping edits the one that starts first (or is longer) wins. Spans must lie on
 /// `char` boundaries of `base`.
 pub fn render(base: &str, edits: &[&Edit]) -> String {
+    let splices = splices(edits);
+    let removed: usize = splices.iter().map(|(span, _)| span.len()).sum();
+    let mut out = String::with_capacity(base.len().saturating_sub(removed.min(base.len())));
+    let mut pos = 0;
+    for (span, text) in splices {
+        out.push_str(&base[pos..span.start]);
+        out.push_str(text);
+        pos = span.end;
+    }
+    out.push_str(&base[pos..]);
+    out
+}
+
+/// What [`render`] does with `edits`: disjoint replacements in ascending order, each a span
+/// of the base and its new text, after overlapping deletions merged and overlapped edits
+/// dropped. Front ends that re-parse incrementally describe a candidate with these.
+pub fn splices<'e>(edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str)> {
     let mut order: Vec<&Edit> = edits.to_vec();
     order.sort_by(|a, b| {
         a.span
@@ -15,8 +34,7 @@ pub fn render(base: &str, edits: &[&Edit]) -> String {
             .cmp(&b.span.start)
             .then(b.span.end.cmp(&a.span.end))
     });
-    let removed: usize = order.iter().map(|e| e.span.len()).sum();
-    let mut out = String::with_capacity(base.len().saturating_sub(removed.min(base.len())));
+    let mut out: Vec<(Range<usize>, &'e str)> = Vec::with_capacity(order.len());
     let mut pos = 0;
     let mut last_deletion = false;
     for edit in order {
@@ -25,15 +43,16 @@ pub fn render(base: &str, edits: &[&Edit]) -> String {
             // Overlaps what is already emitted or skipped.
             if last_deletion && edit.is_deletion() && end > pos {
                 pos = end;
+                if let Some(last) = out.last_mut() {
+                    last.0.end = end;
+                }
             }
             continue;
         }
-        out.push_str(&base[pos..start]);
-        out.push_str(&edit.text);
+        out.push((start..end, edit.text.as_str()));
         pos = end;
         last_deletion = edit.is_deletion();
     }
-    out.push_str(&base[pos..]);
     out
 }
 

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use super::profile::Grammar;
 use super::{Frontend, SyntaxError};
-use crate::tree::Tree;
+use crate::tree::{Edit, Tree};
 
 /// The profile text, as compiled into the binary.
 pub const PROFILE: &str = include_str!("../../grammars/javascript.toml");
@@ -34,6 +34,10 @@ impl Frontend for JavaScript {
 
     fn is_valid(&self, text: &str) -> bool {
         GRAMMAR.is_valid(text)
+    }
+
+    fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
+        GRAMMAR.is_valid_edited(base, edits, candidate)
     }
 }
 
@@ -76,6 +80,50 @@ mod tests {
         let delete = node(text, kind, own).0.unwrap();
         let at = text.find(&delete).unwrap();
         render(text, &[&Edit::delete(at..at + delete.len())])
+    }
+
+    #[test]
+    fn incremental_checks_agree_with_fresh_parses() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/js/umd-type-error/input.js"
+        ))
+        .unwrap();
+        let tree = JavaScript.parse(&text).unwrap();
+        let mut edits: Vec<Edit> = tree
+            .ids()
+            .filter_map(|id| tree.node(id).delete.clone().map(Edit::delete))
+            .collect();
+        edits.extend(
+            tree.ids()
+                .flat_map(|id| tree.node(id).alternatives.concat()),
+        );
+        // Many subsets of the edits, of every size, several of them over the merge limit.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let (mut valid, mut invalid) = (0, 0);
+        for round in 0..400 {
+            let chosen: Vec<&Edit> = edits
+                .iter()
+                .filter(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state % 64 < (round % 8 + 1) as u64
+                })
+                .collect();
+            let candidate = render(&text, &chosen);
+            let fresh = JavaScript.is_valid(&candidate);
+            assert_eq!(
+                JavaScript.is_valid_edited(&text, &chosen, &candidate),
+                fresh,
+                "{candidate}"
+            );
+            if fresh { valid += 1 } else { invalid += 1 }
+        }
+        assert!(
+            valid > 10 && invalid > 5,
+            "{valid} valid, {invalid} invalid"
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub use javascript::JavaScript;
 pub use lines::Lines;
 pub use xml::Xml;
 
-use crate::tree::{Node, Tree};
+use crate::tree::{Edit, Node, Tree};
 
 /// Why a text does not parse, with a 1-based position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +42,13 @@ pub trait Frontend {
     /// to the oracle; front ends may override it with something cheaper than `parse`.
     fn is_valid(&self, text: &str) -> bool {
         self.parse(text).is_ok()
+    }
+
+    /// True when `candidate`, which is `base` (valid) with `edits` applied by
+    /// [`crate::render::render`], parses. Front ends whose parsers re-parse incrementally
+    /// override it; the default parses `candidate` afresh.
+    fn is_valid_edited(&self, _base: &str, _edits: &[&Edit], candidate: &str) -> bool {
+        self.is_valid(candidate)
     }
 
     /// Judges a candidate made from the valid text `base` only by deleting whole nodes

@@ -14,6 +14,82 @@ use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
 use super::SyntaxError;
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
+/// The tree-sitter tree of the text the current pass edits, for incremental re-parses.
+struct Base {
+    language: &'static str,
+    key: u128,
+    tree: tree_sitter::Tree,
+    /// Byte offset of the start of every line of the text.
+    lines: Vec<usize>,
+}
+
+impl Base {
+    fn new(language: &'static str, text: &str, tree: tree_sitter::Tree) -> Self {
+        let lines = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Base {
+            language,
+            key: Self::key(text),
+            tree,
+            lines,
+        }
+    }
+
+    fn key(text: &str) -> u128 {
+        xxhash_rust::xxh3::xxh3_128(text.as_bytes())
+    }
+}
+
+/// More edits than this are merged into as many, over the shortest gaps: every edit copies
+/// the path of the tree it touches, and re-parsing a short gap costs less than hundreds of
+/// copies.
+const MAX_TREE_EDITS: usize = 8;
+
+/// `splices` (disjoint, ascending) merged into at most `max` by absorbing the shortest
+/// gaps between neighbours into the replacement text.
+fn coalesce<'a>(
+    base: &'a str,
+    splices: Vec<(Range<usize>, &'a str)>,
+    max: usize,
+) -> Vec<(Range<usize>, std::borrow::Cow<'a, str>)> {
+    use std::borrow::Cow;
+    if splices.len() <= max {
+        return splices
+            .into_iter()
+            .map(|(span, text)| (span, Cow::Borrowed(text)))
+            .collect();
+    }
+    // Keep the `max - 1` widest gaps as separators.
+    let mut gaps: Vec<usize> = (1..splices.len()).collect();
+    gaps.sort_by_key(|&i| std::cmp::Reverse(splices[i].0.start - splices[i - 1].0.end));
+    let mut cuts: Vec<usize> = gaps.into_iter().take(max - 1).collect();
+    cuts.sort_unstable();
+    let mut out = Vec::with_capacity(max);
+    let mut first = 0;
+    for end in cuts.into_iter().chain(std::iter::once(splices.len())) {
+        let group = &splices[first..end];
+        let (Some(head), Some(tail)) = (group.first(), group.last()) else {
+            continue;
+        };
+        let mut text = String::new();
+        for (k, (span, new)) in group.iter().enumerate() {
+            if k > 0 {
+                text.push_str(&base[group[k - 1].0.end..span.start]);
+            }
+            text.push_str(new);
+        }
+        out.push((head.0.start..tail.0.end, Cow::Owned(text)));
+        first = end;
+    }
+    out
+}
+
+thread_local! {
+    /// The last base parsed on this thread (the driver parses and judges on one thread).
+    static BASE: RefCell<Option<Base>> = const { RefCell::new(None) };
+}
+
 /// The profile as written in TOML. `grammars/README.md` documents every field.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -510,6 +586,15 @@ impl Grammar {
 
     /// Parses `text` with this thread's parser for the language.
     fn parse_ts(&self, text: &str) -> Option<tree_sitter::Tree> {
+        self.parse_ts_from(text, None)
+    }
+
+    /// Parses `text`, reusing `old` (already told how `text` differs from its source).
+    fn parse_ts_from(
+        &self,
+        text: &str,
+        old: Option<&tree_sitter::Tree>,
+    ) -> Option<tree_sitter::Tree> {
         thread_local! {
             // Parsers hold allocations worth reusing across the many candidates of a run.
             static PARSERS: RefCell<BTreeMap<&'static str, Parser>> =
@@ -522,7 +607,7 @@ impl Grammar {
                 parser.set_language(&self.language).ok()?;
                 parsers.insert(self.name, parser);
             }
-            parsers.get_mut(self.name)?.parse(text, None)
+            parsers.get_mut(self.name)?.parse(text, old)
         })
     }
 
@@ -530,6 +615,59 @@ impl Grammar {
     pub fn is_valid(&self, text: &str) -> bool {
         self.parse_ts(text)
             .is_some_and(|tree| !tree.root_node().has_error())
+    }
+
+    /// True when `candidate`, which is the valid `base` with `edits` applied, parses
+    /// without ERROR or MISSING nodes. Re-parses incrementally: the tree of `base` (kept
+    /// for the last base seen on this thread) is told about the edits, and tree-sitter
+    /// re-reads only what they touched, which on a large file is many times faster than a
+    /// parse from scratch and gives the same tree.
+    pub fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
+        let key = Base::key(base);
+        let tree = BASE.with(|cell| {
+            let mut cached = cell.borrow_mut();
+            let fresh = cached
+                .as_ref()
+                .is_none_or(|b| b.key != key || b.language != self.name);
+            if fresh {
+                *cached = Some(Base::new(self.name, base, self.parse_ts(base)?));
+            }
+            let cached = cached.as_ref()?;
+            let point = |at: usize| {
+                let row = cached.lines.partition_point(|&start| start <= at) - 1;
+                tree_sitter::Point::new(row, at - cached.lines[row])
+            };
+            let mut tree = cached.tree.clone();
+            // From the last edit to the first, so that each edit's base offsets are still
+            // offsets of the text being edited.
+            for (span, text) in coalesce(base, crate::render::splices(edits), MAX_TREE_EDITS)
+                .into_iter()
+                .rev()
+            {
+                let start = point(span.start);
+                let new_end = match text.rfind('\n') {
+                    Some(last) => tree_sitter::Point::new(
+                        start.row + text.matches('\n').count(),
+                        text.len() - last - 1,
+                    ),
+                    None => tree_sitter::Point::new(start.row, start.column + text.len()),
+                };
+                tree.edit(&tree_sitter::InputEdit {
+                    start_byte: span.start,
+                    old_end_byte: span.end,
+                    new_end_byte: span.start + text.len(),
+                    start_position: start,
+                    old_end_position: point(span.end),
+                    new_end_position: new_end,
+                });
+            }
+            Some(tree)
+        });
+        let parsed = match tree {
+            Some(old) => self.parse_ts_from(candidate, Some(&old)),
+            None => self.parse_ts(candidate),
+        };
+        parsed.is_some_and(|tree| !tree.root_node().has_error())
     }
 
     /// Parses `text` into a tree of the nodes the profile gives edits for.
@@ -545,7 +683,11 @@ impl Grammar {
         if root.has_error() {
             return Err(first_error(text, root));
         }
-        Ok(self.build(text, root))
+        // The text parsed is about to be the base of a pass: keep its tree for the
+        // incremental checks of that pass's candidates.
+        let tree = self.build(text, root);
+        BASE.with(|cell| *cell.borrow_mut() = Some(Base::new(self.name, text, ts.clone())));
+        Ok(tree)
     }
 
     fn build(&self, text: &str, root: TsNode) -> Tree {
