@@ -6,7 +6,7 @@
 //! requires. One pass is enough for monotone predicates: each kept item is the first one
 //! whose removal failed on top of the block before it.
 
-use super::Strategy;
+use super::{Strategy, sorted};
 
 /// Block sizes tried one by one before doubling (`linear_cap` in the article is 6, an
 /// exclusive bound on the block size).
@@ -122,9 +122,7 @@ impl Strategy for AdaptiveDdmin {
     }
 
     fn kept(&self) -> Vec<usize> {
-        let mut kept = self.current.clone();
-        kept.sort_unstable();
-        kept
+        sorted(self.current.clone())
     }
 
     fn clone_box(&self) -> Box<dyn Strategy> {

@@ -9,7 +9,7 @@
 //! set that failed, or keeps none of the still-present items of a removal that failed. The
 //! remembered sets are the small side of each failed test, one chunk each.
 
-use super::Strategy;
+use super::{Strategy, sorted};
 
 /// Which kind of test ddmin is running, and on which chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,9 +173,7 @@ impl Strategy for Ddmin {
     }
 
     fn kept(&self) -> Vec<usize> {
-        let mut kept = self.current.clone();
-        kept.sort_unstable();
-        kept
+        sorted(self.current.clone())
     }
 
     fn clone_box(&self) -> Box<dyn Strategy> {

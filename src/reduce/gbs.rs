@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use super::Strategy;
+use super::{Strategy, sorted};
 
 /// Which end of the pool (in walking order) the next block is taken from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,8 +222,7 @@ impl Strategy for Gbs {
         let mut kept: Vec<usize> = self.pool.iter().copied().collect();
         kept.extend_from_slice(&self.group);
         kept.extend_from_slice(&self.needed);
-        kept.sort_unstable();
-        kept
+        sorted(kept)
     }
 
     fn clone_box(&self) -> Box<dyn Strategy> {

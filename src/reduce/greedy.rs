@@ -3,7 +3,7 @@
 //! instead of starting over. One pass is enough: every kept item failed to go at some point,
 //! and for a monotone predicate that failure holds for every later, smaller list.
 
-use super::Strategy;
+use super::{Strategy, sorted};
 
 /// One pass of single-item deletions in walking order.
 #[derive(Debug, Clone)]
@@ -57,9 +57,7 @@ impl Strategy for Greedy {
     }
 
     fn kept(&self) -> Vec<usize> {
-        let mut kept = self.current.clone();
-        kept.sort_unstable();
-        kept
+        sorted(self.current.clone())
     }
 
     fn clone_box(&self) -> Box<dyn Strategy> {

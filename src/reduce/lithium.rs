@@ -3,7 +3,7 @@
 //! restarting after a success; size 1 is repeated until a pass removes nothing, which
 //! proves the result 1-minimal.
 
-use super::Strategy;
+use super::{Strategy, sorted};
 
 /// Lithium's "minimize" strategy.
 #[derive(Debug, Clone)]
@@ -93,9 +93,7 @@ impl Strategy for Lithium {
     }
 
     fn kept(&self) -> Vec<usize> {
-        let mut kept = self.alive.clone();
-        kept.sort_unstable();
-        kept
+        sorted(self.alive.clone())
     }
 
     fn clone_box(&self) -> Box<dyn Strategy> {

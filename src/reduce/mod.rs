@@ -55,6 +55,12 @@ pub trait Strategy {
     fn clone_box(&self) -> Box<dyn Strategy>;
 }
 
+/// `items` in ascending order: what every strategy's [`Strategy::kept`] returns.
+fn sorted(mut items: Vec<usize>) -> Vec<usize> {
+    items.sort_unstable();
+    items
+}
+
 /// The order in which a strategy walks the items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Order {
