@@ -105,6 +105,10 @@ impl Stats {
 /// Candidates in a row that may fail before shrinking a text gives up on it.
 const SHRINK_PATIENCE: usize = 4;
 
+/// How many depths below the one a deletion pass starts at its tree is built for, when the
+/// front end can leave out the rest (see [`Frontend::parse_to`]).
+const LOOKAHEAD: u32 = 4;
+
 /// The verdict cache, keyed on a 128-bit hash of the candidate text.
 type Cache = BTreeMap<u128, bool>;
 
@@ -163,8 +167,19 @@ struct Slot {
     assumed: bool,
     /// True when the oracle was asked (not a cache hit or rejection).
     asked: bool,
+    /// True when no parse has confirmed the candidate (a cheap check or the cache judged
+    /// it); it is parsed before it is kept.
+    unparsed: bool,
     /// The share of the text it was built on that the candidate removes (0 when known).
     removed: f64,
+}
+
+/// What is known of a candidate before the oracle.
+enum Prejudged {
+    /// Its verdict (from the cache, or `false` when it does not parse).
+    Known(bool),
+    /// It is valid; `parsed` when a parse says so rather than a cheaper check.
+    Valid { parsed: bool },
 }
 
 enum SlotState {
@@ -285,7 +300,16 @@ impl<'a> Driver<'a> {
     }
 
     fn parse_current(&self) -> Result<Tree> {
-        self.frontend.parse(&self.current).map_err(|e| {
+        self.parse_current_to(None)
+    }
+
+    /// The current text's tree, down to `depth` at least (whole when `None`).
+    fn parse_current_to(&self, depth: Option<u32>) -> Result<Tree> {
+        let parsed = match depth {
+            Some(depth) => self.frontend.parse_to(&self.current, depth),
+            None => self.frontend.parse(&self.current),
+        };
+        parsed.map_err(|e| {
             Error::Usage(format!(
                 "internal error: an accepted candidate no longer parses at {e}; please report this"
             ))
@@ -346,20 +370,28 @@ impl<'a> Driver<'a> {
             let before = self.current.len();
             let mut depth = 1;
             // Re-parse only after a change; index nodes by depth once per parse, so a
-            // deep tree costs linear work per round, not quadratic.
+            // deep tree costs linear work per round, not quadratic. A tree holds the
+            // depths a few passes need: after a change only the top of the tree is built
+            // again, and a tree outgrown is built twice as deep (linear work overall).
             let mut parsed: Option<(usize, Tree, Vec<Vec<NodeId>>)> = None;
             loop {
-                if parsed
-                    .as_ref()
-                    .is_none_or(|(at, _, _)| *at != self.accepted)
-                {
-                    let tree = self.parse_current()?;
+                let limit = match &parsed {
+                    Some((at, _, _)) if *at != self.accepted => Some(depth + LOOKAHEAD),
+                    Some((_, tree, _)) => match tree.limit() {
+                        Some(limit) if limit < depth => Some((2 * limit).max(depth + LOOKAHEAD)),
+                        _ => None,
+                    },
+                    None => Some(depth + LOOKAHEAD),
+                };
+                if let Some(limit) = limit {
+                    let tree = self.parse_current_to(Some(limit))?;
                     let index = tree.depth_index();
                     parsed = Some((self.accepted, tree, index));
                 }
                 let Some((_, tree, index)) = &parsed else {
                     break;
                 };
+                // No node at this depth: none deeper either.
                 let Some(nodes) = index.get(depth as usize) else {
                     break;
                 };
@@ -594,7 +626,7 @@ impl<'a> Driver<'a> {
                 // A candidate judged without a parse is parsed before it is kept: the
                 // output is always valid, whatever the cheap check missed.
                 let checked = Instant::now();
-                if verdict && deletions && !self.frontend.is_valid(&slot.text) {
+                if verdict && slot.unparsed && !self.frontend.is_valid(&slot.text) {
                     verdict = false;
                     self.stats.rejected += 1;
                     self.cache.insert(key(&slot.text), false);
@@ -659,15 +691,16 @@ impl<'a> Driver<'a> {
                         self.stats.candidates += 1;
                         self.stats.overhead += built.elapsed();
                         let slot = match judged {
-                            Some(verdict) => Slot {
+                            Prejudged::Known(verdict) => Slot {
                                 chosen,
                                 text,
                                 state: SlotState::Done(verdict),
                                 assumed: verdict,
                                 asked: false,
+                                unparsed: deletions,
                                 removed: 0.0,
                             },
-                            None => {
+                            Prejudged::Valid { parsed } => {
                                 // The text this candidate removes from: the last one
                                 // guessed interesting, else the current text.
                                 let from = window
@@ -676,7 +709,9 @@ impl<'a> Driver<'a> {
                                     .find(|s| s.assumed)
                                     .map_or(self.current.len(), |s| s.text.len());
                                 let removed = removed_share(from, text.len());
-                                self.ask(chosen, text, removed)
+                                let mut slot = self.ask(chosen, text, removed);
+                                slot.unparsed = !parsed;
+                                slot
                             }
                         };
                         if !started {
@@ -760,6 +795,7 @@ impl<'a> Driver<'a> {
             state,
             assumed,
             asked: true,
+            unparsed: true,
             removed,
         }
     }
@@ -920,32 +956,26 @@ impl<'a> Driver<'a> {
     /// `false` when it no longer parses. The candidate is `base` with `edits`; when
     /// `deletions` says they only delete nodes or units, a cheaper check than a parse may
     /// decide, and otherwise the front end may re-parse incrementally from `base`.
-    fn prejudge(
-        &mut self,
-        text: &str,
-        base: &str,
-        edits: &[&Edit],
-        deletions: bool,
-    ) -> Option<bool> {
+    fn prejudge(&mut self, text: &str, base: &str, edits: &[&Edit], deletions: bool) -> Prejudged {
         if let Some(&verdict) = self.cache.get(&key(text)) {
             self.stats.cache_hits += 1;
-            return Some(verdict);
+            return Prejudged::Known(verdict);
         }
         let cheap = if deletions {
             self.frontend.deletions_stay_valid(base, text)
         } else {
             None
         };
-        let valid = match cheap {
-            Some(valid) => valid,
-            None => self.frontend.is_valid_edited(base, edits, text),
+        let (valid, parsed) = match cheap {
+            Some(valid) => (valid, false),
+            None => (self.frontend.is_valid_edited(base, edits, text), true),
         };
         if !valid {
             self.stats.rejected += 1;
             self.cache.insert(key(text), false);
-            return Some(false);
+            return Prejudged::Known(false);
         }
-        None
+        Prejudged::Valid { parsed }
     }
 
     /// Prints a candidate's fate: its verdict, and whether the oracle was asked (with the

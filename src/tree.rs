@@ -88,6 +88,9 @@ pub struct Node {
 #[derive(Debug, Clone)]
 pub struct Tree {
     nodes: Vec<Node>,
+    /// Nodes deeper than this were left out (see [`crate::frontend::Frontend::parse_to`]);
+    /// `None` when the tree is whole.
+    limit: Option<u32>,
 }
 
 impl Tree {
@@ -104,7 +107,19 @@ impl Tree {
                 depth: 0,
                 children: Vec::new(),
             }],
+            limit: None,
         }
+    }
+
+    /// The depth below which nodes were left out, `None` when the tree is whole. Every
+    /// node at that depth or above is present.
+    pub fn limit(&self) -> Option<u32> {
+        self.limit
+    }
+
+    /// Records that nodes deeper than `depth` were left out.
+    pub fn set_limit(&mut self, depth: u32) {
+        self.limit = Some(depth);
     }
 
     /// The document node.

@@ -32,6 +32,10 @@ impl Frontend for JavaScript {
         GRAMMAR.parse(text)
     }
 
+    fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
+        GRAMMAR.parse_to(text, Some(depth))
+    }
+
     fn is_valid(&self, text: &str) -> bool {
         GRAMMAR.is_valid(text)
     }

@@ -38,6 +38,13 @@ pub trait Frontend {
     /// Parses `text` into a tree whose spans index into `text`.
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError>;
 
+    /// Like [`Frontend::parse`] (the whole text is checked), but the tree may leave out
+    /// the nodes deeper than `depth`, which saves building what a pass does not look at
+    /// on a large input; [`Tree::limit`] then says so. The default builds everything.
+    fn parse_to(&self, text: &str, _depth: u32) -> Result<Tree, SyntaxError> {
+        self.parse(text)
+    }
+
     /// True when `text` parses. The driver calls this on every candidate before it goes
     /// to the oracle; front ends may override it with something cheaper than `parse`.
     fn is_valid(&self, text: &str) -> bool {

@@ -5,7 +5,7 @@
 //! and searched with explicit stacks, so nesting depth is bounded only by tree-sitter.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::Range;
 
 use serde::Deserialize;
@@ -14,30 +14,60 @@ use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
 use super::SyntaxError;
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
-/// The tree-sitter tree of the text the current pass edits, for incremental re-parses.
-struct Base {
+/// A valid text's tree-sitter tree, known by the hash of the text.
+struct Parsed {
     language: &'static str,
     key: u128,
     tree: tree_sitter::Tree,
-    /// Byte offset of the start of every line of the text.
-    lines: Vec<usize>,
+    /// Byte offset of the start of every line of the text, made when the text is first
+    /// used as a base.
+    lines: Option<Vec<usize>>,
 }
 
-impl Base {
-    fn new(language: &'static str, text: &str, tree: tree_sitter::Tree) -> Self {
-        let lines = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-            .collect();
-        Base {
-            language,
-            key: Self::key(text),
-            tree,
-            lines,
-        }
-    }
-
+impl Parsed {
     fn key(text: &str) -> u128 {
         xxhash_rust::xxh3::xxh3_128(text.as_bytes())
+    }
+
+    fn lines(&mut self, text: &str) -> &[usize] {
+        self.lines.get_or_insert_with(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+                .collect()
+        })
+    }
+}
+
+/// How many recent valid trees a thread keeps. The text accepted next is nearly always
+/// among the last few candidates found valid (one per speculative job), and its tree then
+/// need not be parsed again for the next pass.
+const RECENT_TREES: usize = 16;
+
+/// The recent valid trees of this thread, newest last.
+#[derive(Default)]
+struct Recent(VecDeque<Parsed>);
+
+impl Recent {
+    fn find(&mut self, language: &'static str, key: u128) -> Option<&mut Parsed> {
+        self.0
+            .iter_mut()
+            .rev()
+            .find(|p| p.key == key && p.language == language)
+    }
+
+    fn insert(&mut self, language: &'static str, key: u128, tree: tree_sitter::Tree) {
+        if self.find(language, key).is_some() {
+            return;
+        }
+        if self.0.len() == RECENT_TREES {
+            self.0.pop_front();
+        }
+        self.0.push_back(Parsed {
+            language,
+            key,
+            tree,
+            lines: None,
+        });
     }
 }
 
@@ -86,8 +116,9 @@ fn coalesce<'a>(
 }
 
 thread_local! {
-    /// The last base parsed on this thread (the driver parses and judges on one thread).
-    static BASE: RefCell<Option<Base>> = const { RefCell::new(None) };
+    /// Valid trees recently parsed on this thread (the driver parses and judges on one
+    /// thread): bases for incremental re-parses, and texts that need no parse again.
+    static RECENT: RefCell<Recent> = RefCell::new(Recent::default());
 }
 
 /// The profile as written in TOML. `grammars/README.md` documents every field.
@@ -128,6 +159,8 @@ struct ListFile {
     #[serde(default)]
     min_items: usize,
     #[serde(default)]
+    nonempty_after: Vec<String>,
+    #[serde(default)]
     exact: bool,
 }
 
@@ -150,6 +183,8 @@ struct AvoidFile {
     kinds: Vec<String>,
     #[serde(default)]
     leading: bool,
+    #[serde(default)]
+    when_parent_has: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -208,6 +243,9 @@ struct List {
     field: Option<String>,
     /// Lists this short offer no deletion.
     min_items: usize,
+    /// The list keeps one item when the sibling before it is of one of these kinds
+    /// (`import(x)`: tree-sitter takes `import()`, engines do not).
+    nonempty_after: Vec<String>,
     /// Delete exactly the item's bytes (template parts): whitespace there is content.
     exact: bool,
 }
@@ -256,6 +294,9 @@ struct Avoid {
     bit: u32,
     at: BTreeSet<Position>,
     leading: bool,
+    /// Only where the node's parent holds one of these tokens (`delete x` is an early error
+    /// in strict code, `delete x.y` is not).
+    when_parent_has: Vec<String>,
 }
 
 /// Everything the profile says about one node kind; one bit per category or scope group.
@@ -438,11 +479,15 @@ impl Grammar {
             let index = lists.len();
             each(kind, &mut |k| k.list = Some(index))?;
             let field = l.field.as_deref().map(|f| names.field(f)).transpose()?;
+            for kind in &l.nonempty_after {
+                names.kind(kind)?;
+            }
             lists.push(List {
                 separator: l.separator.clone(),
                 terminator: l.terminator.clone(),
                 field,
                 min_items: l.min_items,
+                nonempty_after: l.nonempty_after.clone(),
                 exact: l.exact,
             });
         }
@@ -529,6 +574,7 @@ impl Grammar {
                     bit,
                     at: positions(&a.at)?,
                     leading: a.leading,
+                    when_parent_has: a.when_parent_has.clone(),
                 });
             }
             categories.push(Category {
@@ -613,31 +659,55 @@ impl Grammar {
 
     /// True when `text` parses without ERROR or MISSING nodes.
     pub fn is_valid(&self, text: &str) -> bool {
-        self.parse_ts(text)
-            .is_some_and(|tree| !tree.root_node().has_error())
+        self.valid_tree(text, Parsed::key(text)).is_some()
+    }
+
+    /// The tree of `text` (hashed to `key`) when it parses without ERROR or MISSING
+    /// nodes: a recent one, else a fresh parse (kept when valid).
+    fn valid_tree(&self, text: &str, key: u128) -> Option<tree_sitter::Tree> {
+        let known = RECENT.with(|cell| {
+            cell.borrow_mut()
+                .find(self.name, key)
+                .map(|p| p.tree.clone())
+        });
+        if known.is_some() {
+            return known;
+        }
+        let tree = self.parse_ts(text)?;
+        if tree.root_node().has_error() {
+            return None;
+        }
+        RECENT.with(|cell| cell.borrow_mut().insert(self.name, key, tree.clone()));
+        Some(tree)
     }
 
     /// True when `candidate`, which is the valid `base` with `edits` applied, parses
-    /// without ERROR or MISSING nodes. Re-parses incrementally: the tree of `base` (kept
-    /// for the last base seen on this thread) is told about the edits, and tree-sitter
+    /// without ERROR or MISSING nodes. Re-parses incrementally: the tree of `base` (one of
+    /// the recent valid trees of this thread) is told about the edits, and tree-sitter
     /// re-reads only what they touched, which on a large file is many times faster than a
-    /// parse from scratch and gives the same tree.
+    /// parse from scratch and gives the same tree. A valid candidate's tree is kept: when
+    /// it is accepted, the next pass need not parse it again.
     pub fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
-        let key = Base::key(base);
-        let tree = BASE.with(|cell| {
-            let mut cached = cell.borrow_mut();
-            let fresh = cached
-                .as_ref()
-                .is_none_or(|b| b.key != key || b.language != self.name);
-            if fresh {
-                *cached = Some(Base::new(self.name, base, self.parse_ts(base)?));
-            }
-            let cached = cached.as_ref()?;
+        let candidate_key = Parsed::key(candidate);
+        if RECENT.with(|cell| cell.borrow_mut().find(self.name, candidate_key).is_some()) {
+            return true;
+        }
+        let base_key = Parsed::key(base);
+        // tree-sitter visits every node an edit covers, so a candidate that keeps less
+        // than it removes parses faster from scratch.
+        let removed = base.len().saturating_sub(candidate.len());
+        if removed > candidate.len() || self.valid_tree(base, base_key).is_none() {
+            return self.valid_tree(candidate, candidate_key).is_some();
+        }
+        let old = RECENT.with(|cell| {
+            let mut recent = cell.borrow_mut();
+            let parsed = recent.find(self.name, base_key)?;
+            let mut tree = parsed.tree.clone();
+            let lines = parsed.lines(base);
             let point = |at: usize| {
-                let row = cached.lines.partition_point(|&start| start <= at) - 1;
-                tree_sitter::Point::new(row, at - cached.lines[row])
+                let row = lines.partition_point(|&start| start <= at) - 1;
+                tree_sitter::Point::new(row, at - lines[row])
             };
-            let mut tree = cached.tree.clone();
             // From the last edit to the first, so that each edit's base offsets are still
             // offsets of the text being edited.
             for (span, text) in coalesce(base, crate::render::splices(edits), MAX_TREE_EDITS)
@@ -663,15 +733,32 @@ impl Grammar {
             }
             Some(tree)
         });
-        let parsed = match tree {
+        let parsed = match old {
             Some(old) => self.parse_ts_from(candidate, Some(&old)),
             None => self.parse_ts(candidate),
         };
-        parsed.is_some_and(|tree| !tree.root_node().has_error())
+        match parsed {
+            Some(tree) if !tree.root_node().has_error() => {
+                RECENT.with(|cell| cell.borrow_mut().insert(self.name, candidate_key, tree));
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Parses `text` into a tree of the nodes the profile gives edits for.
     pub fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
+        self.parse_to(text, None)
+    }
+
+    /// Parses `text` (all of it is checked) into a tree of the nodes the profile gives
+    /// edits for, down to `limit` (every depth when `None`).
+    pub fn parse_to(&self, text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
+        // The text is about to be the base of a pass; its tree stays among the recent ones
+        // for the incremental checks of that pass's candidates.
+        if let Some(ts) = self.valid_tree(text, Parsed::key(text)) {
+            return Ok(self.build(text, ts.root_node(), limit));
+        }
         let Some(ts) = self.parse_ts(text) else {
             return Err(SyntaxError {
                 line: 1,
@@ -679,18 +766,10 @@ impl Grammar {
                 message: format!("the {} parser could not be set up", self.name),
             });
         };
-        let root = ts.root_node();
-        if root.has_error() {
-            return Err(first_error(text, root));
-        }
-        // The text parsed is about to be the base of a pass: keep its tree for the
-        // incremental checks of that pass's candidates.
-        let tree = self.build(text, root);
-        BASE.with(|cell| *cell.borrow_mut() = Some(Base::new(self.name, text, ts.clone())));
-        Ok(tree)
+        Err(first_error(text, ts.root_node()))
     }
 
-    fn build(&self, text: &str, root: TsNode) -> Tree {
+    fn build(&self, text: &str, root: TsNode, limit: Option<u32>) -> Tree {
         struct Pending<'t> {
             node: TsNode<'t>,
             parent: NodeId,
@@ -701,6 +780,7 @@ impl Grammar {
             leads: Vec<(&'t str, Option<&'t str>)>,
         }
         let mut tree = Tree::new(text.len());
+        let mut truncated = false;
         let mut cursor = root.walk();
         let mut stack = vec![Pending {
             node: root,
@@ -721,7 +801,8 @@ impl Grammar {
                 );
                 continue;
             } else {
-                let alternatives = self.alternatives(text, p.node, &p.leads, p.in_list);
+                let parent = p.position.map(|(parent, _)| parent);
+                let alternatives = self.alternatives(text, p.node, parent, &p.leads, p.in_list);
                 if p.delete.is_none() && alternatives.is_empty() {
                     p.parent
                 } else {
@@ -731,6 +812,12 @@ impl Grammar {
                     )
                 }
             };
+            if limit.is_some_and(|limit| tree.node(id).depth >= limit) {
+                if p.node.named_child_count() > 0 {
+                    truncated = true;
+                }
+                continue;
+            }
             let children = children(p.node, &mut cursor);
             let parent = p.position.map(|(parent, _)| parent);
             let (deletes, in_list) = self.child_deletes(text, p.node, parent, &children);
@@ -759,6 +846,9 @@ impl Grammar {
                 });
             }
         }
+        if let (true, Some(limit)) = (truncated, limit) {
+            tree.set_limit(limit);
+        }
         tree
     }
 
@@ -786,7 +876,19 @@ impl Grammar {
                 in_list[i] = true;
             }
             let n = items.len();
-            if n > list.min_items {
+            let after_kept = !list.nonempty_after.is_empty()
+                && parent.is_some_and(|p| {
+                    let mut cursor = p.walk();
+                    p.children(&mut cursor)
+                        .take_while(|c| c.start_byte() < node.start_byte())
+                        .any(|c| list.nonempty_after.iter().any(|k| k == c.kind()))
+                });
+            let min_items = if after_kept {
+                list.min_items.max(1)
+            } else {
+                list.min_items
+            };
+            if n > min_items {
                 for (k, &i) in items.iter().enumerate() {
                     deletes[i] = Some(item_delete(text, list, children, &items, k));
                 }
@@ -845,6 +947,7 @@ impl Grammar {
         &self,
         text: &str,
         node: TsNode,
+        parent: Option<TsNode>,
         leads: &[(&str, Option<&str>)],
         in_list: bool,
     ) -> Vec<String> {
@@ -876,9 +979,13 @@ impl Grammar {
                 // Kinds that may not stand here (`direct`) or begin what stands here.
                 let (mut direct, mut leading) = (0, 0);
                 for a in &category.avoid {
-                    if a.leading && leads.iter().any(|&p| matches(&a.at, p)) {
+                    let applies = |a: &Avoid| {
+                        a.when_parent_has.is_empty()
+                            || parent.is_some_and(|p| has_token(text, p, &a.when_parent_has))
+                    };
+                    if a.leading && leads.iter().any(|&p| matches(&a.at, p)) && applies(a) {
                         leading |= a.bit;
-                    } else if at(&a.at) {
+                    } else if at(&a.at) && applies(a) {
                         direct |= a.bit;
                     }
                 }

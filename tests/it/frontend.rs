@@ -50,6 +50,70 @@ fn every_fixture_round_trips_and_every_deletion_parses() {
     assert!(checked > 50, "only {checked} deletions checked");
 }
 
+/// What a node offers, for comparing trees built to different depths.
+type Shape = (
+    String,
+    std::ops::Range<usize>,
+    Option<std::ops::Range<usize>>,
+    Vec<Vec<Edit>>,
+    u32,
+);
+
+fn shapes(tree: &treereduce::tree::Tree, deepest: u32) -> Vec<Shape> {
+    tree.ids()
+        .map(|id| tree.node(id))
+        .filter(|n| n.depth <= deepest)
+        .map(|n| {
+            (
+                n.label.clone(),
+                n.span.clone(),
+                n.delete.clone(),
+                n.alternatives.clone(),
+                n.depth,
+            )
+        })
+        .collect()
+}
+
+/// A tree built only down to a depth (what deletion passes ask for on large inputs) holds
+/// exactly the top of the whole tree, and says that it was cut whenever it was.
+#[test]
+fn a_tree_built_to_a_depth_is_the_top_of_the_whole_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut cut = 0;
+    for format in std::fs::read_dir(root).unwrap() {
+        for case in std::fs::read_dir(format.unwrap().path()).unwrap() {
+            for file in std::fs::read_dir(case.unwrap().path()).unwrap() {
+                let path = file.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                if !name.starts_with("input.") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let frontend = Format::from_path(&path).frontend();
+                let whole = frontend.parse(&text).unwrap();
+                assert_eq!(whole.limit(), None);
+                for depth in 0..=whole.max_depth() + 1 {
+                    let top = frontend.parse_to(&text, depth).unwrap();
+                    assert_eq!(
+                        shapes(&top, depth),
+                        shapes(&whole, depth),
+                        "{name} at {depth}"
+                    );
+                    match top.limit() {
+                        Some(limit) => {
+                            assert_eq!(limit, depth);
+                            cut += 1;
+                        }
+                        None => assert_eq!(shapes(&top, u32::MAX), shapes(&whole, u32::MAX)),
+                    }
+                }
+            }
+        }
+    }
+    assert!(cut > 10, "no front end cut a tree");
+}
+
 #[test]
 fn corpus_pages_round_trip_when_present() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/fcla/fcla-li9.xhtml");

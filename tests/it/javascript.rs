@@ -60,24 +60,33 @@ fn tally(text: &str) -> Tally {
 
 /// How many of `texts` V8 refuses to compile, as scripts (one node process for all).
 fn engine_rejects(texts: &[String]) -> usize {
+    engine_rejected(texts).len()
+}
+
+/// The indices of `texts` V8 refuses to compile, as scripts (one node process for all).
+fn engine_rejected(texts: &[String]) -> Vec<usize> {
     let dir = tempfile::tempdir().unwrap();
     for (i, text) in texts.iter().enumerate() {
         std::fs::write(dir.path().join(format!("{i}.js")), text).unwrap();
     }
     let script = "const fs = require('fs'), vm = require('vm'), path = require('path');\n\
-        let bad = 0;\n\
         for (const f of fs.readdirSync(process.argv[1])) {\n\
           try { new vm.Script(fs.readFileSync(path.join(process.argv[1], f), 'utf8')); }\n\
-          catch (e) { bad++; }\n\
-        }\n\
-        console.log(bad);";
+          catch (e) { console.log(parseInt(f)); }\n\
+        }";
     let out = Command::new("node")
         .arg("-e")
         .arg(script)
         .arg(dir.path())
         .output()
         .expect("node is needed by the JavaScript fixtures");
-    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+    assert!(out.status.success(), "{out:?}");
+    let mut bad: Vec<usize> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    bad.sort_unstable();
+    bad
 }
 
 fn js_fixture_files() -> Vec<PathBuf> {
@@ -209,6 +218,84 @@ fn format_js_applies_to_any_file_name() {
     for name in ["a.js", "b.MJS", "c.cjs"] {
         assert_eq!(Format::from_path(Path::new(name)), Format::JavaScript);
     }
+}
+
+/// A sweep for profile rules: every offered edit of the file in `SWEEP_JS` (sampled to at
+/// most 3000 candidates, evenly) that tree-sitter accepts is compiled by V8; the ones V8
+/// refuses are printed. Run with
+/// `SWEEP_JS=bench/js/node_modules/moment/moment.js cargo test --release -- --ignored sweep`.
+#[test]
+#[ignore = "a diagnostic for grammars/javascript.toml, needs a file"]
+fn sweep_offered_edits_through_v8() {
+    let Some(path) = std::env::var_os("SWEEP_JS") else {
+        eprintln!("skipping: set SWEEP_JS");
+        return;
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    let frontend = Format::JavaScript.frontend();
+    let tree = frontend.parse(&text).unwrap();
+    let mut offered = Vec::new();
+    for id in tree.ids() {
+        let node = tree.node(id);
+        if let Some(span) = node.delete.clone() {
+            offered.push((node.label.clone(), vec![Edit::delete(span)]));
+        }
+        for edits in &node.alternatives {
+            offered.push((node.label.clone(), edits.clone()));
+        }
+    }
+    let step = offered.len().div_ceil(3000).max(1);
+    let mut accepted = Vec::new();
+    let mut candidates = Vec::new();
+    for (label, edits) in offered.iter().step_by(step) {
+        let candidate = render(&text, &edits.iter().collect::<Vec<_>>());
+        if frontend.is_valid(&candidate) {
+            accepted.push((label, edits));
+            candidates.push(candidate);
+        }
+    }
+    let bad: Vec<String> = engine_rejected(&candidates)
+        .into_iter()
+        .map(|i| {
+            let (label, edits) = accepted[i];
+            let shown = &text[edits[0].span.clone()];
+            let shown = &shown[..shown.floor_char_boundary(60)];
+            format!(
+                "{label} at {}: {shown:?} -> {:?}",
+                edits[0].span.start, edits[0].text
+            )
+        })
+        .collect();
+    eprintln!(
+        "{} accepted edits compiled, {} rejected by V8:\n{}",
+        candidates.len(),
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// tree-sitter takes `import()` without a specifier; V8 does not. An oracle that only greps
+/// for the call (as a crashing minifier's does) must still get a result that compiles.
+#[test]
+fn a_dynamic_import_keeps_its_specifier() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.js"),
+        "async function f(p) {\n  if (await import(p)) console.log(1);\n}\nf('x');\n",
+    )
+    .unwrap();
+    let test = dir.path().join("t.sh");
+    std::fs::write(&test, "#!/bin/sh\ngrep -q 'import(' \"$1\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = treereduce(
+        dir.path(),
+        &["a.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    assert!(result.contains("import(p)"), "{result}");
+    assert_eq!(engine_rejects(&[result]), 0);
 }
 
 /// Random JavaScript: statements with nested blocks, functions, calls, arrays, objects,
