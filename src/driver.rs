@@ -109,6 +109,9 @@ const SHRINK_PATIENCE: usize = 4;
 /// front end can leave out the rest (see [`Frontend::parse_to`]).
 const LOOKAHEAD: u32 = 4;
 
+/// The depth the first deletion pass builds its tree to.
+pub const FIRST_LIMIT: u32 = 1 + LOOKAHEAD;
+
 /// The verdict cache, keyed on a 128-bit hash of the candidate text.
 type Cache = BTreeMap<u128, bool>;
 
@@ -147,6 +150,10 @@ pub struct Driver<'a> {
     pass_name: String,
     /// Number of accepted candidates so far: a cheap "has the text changed" check.
     accepted: usize,
+    /// A tree of the current text made already (by the parse that confirmed an accepted
+    /// candidate, or by the start-up checks), for the next pass to take instead of
+    /// parsing again.
+    ready: Option<(u128, Tree)>,
     /// Run figures.
     pub stats: Stats,
 }
@@ -270,8 +277,15 @@ impl<'a> Driver<'a> {
             progress: None,
             pass_name: String::new(),
             accepted: 0,
+            ready: None,
             stats,
         }
+    }
+
+    /// Hands over a tree of `text` (whole, or cut at a depth) made elsewhere, for the
+    /// first pass that needs it while `text` is the current text.
+    pub fn offer_tree(&mut self, text: &str, tree: Tree) {
+        self.ready = Some((key(text), tree));
     }
 
     /// Reports sizes and passes to `progress`, and prints pass lines through it.
@@ -299,12 +313,22 @@ impl<'a> Driver<'a> {
         &self.current
     }
 
-    fn parse_current(&self) -> Result<Tree> {
+    fn parse_current(&mut self) -> Result<Tree> {
         self.parse_current_to(None)
     }
 
     /// The current text's tree, down to `depth` at least (whole when `None`).
-    fn parse_current_to(&self, depth: Option<u32>) -> Result<Tree> {
+    fn parse_current_to(&mut self, depth: Option<u32>) -> Result<Tree> {
+        if let Some((text_key, tree)) = self.ready.take() {
+            let deep_enough = match (tree.limit(), depth) {
+                (None, _) => true,
+                (Some(limit), Some(depth)) => limit >= depth,
+                (Some(_), None) => false,
+            };
+            if deep_enough && text_key == key(&self.current) {
+                return Ok(tree);
+            }
+        }
         let parsed = match depth {
             Some(depth) => self.frontend.parse_to(&self.current, depth),
             None => self.frontend.parse(&self.current),
@@ -624,12 +648,24 @@ impl<'a> Driver<'a> {
                     break;
                 };
                 // A candidate judged without a parse is parsed before it is kept: the
-                // output is always valid, whatever the cheap check missed.
+                // output is always valid, whatever the cheap check missed. The tree is
+                // kept for the pass that follows (as deep as a deletion pass needs).
                 let checked = Instant::now();
-                if verdict && slot.unparsed && !self.frontend.is_valid(&slot.text) {
-                    verdict = false;
-                    self.stats.rejected += 1;
-                    self.cache.insert(key(&slot.text), false);
+                if verdict && slot.unparsed {
+                    let parsed = match following {
+                        Following::Depth(depth) => {
+                            self.frontend.parse_to(&slot.text, depth + LOOKAHEAD)
+                        }
+                        _ => self.frontend.parse(&slot.text),
+                    };
+                    match parsed {
+                        Ok(tree) => self.ready = Some((key(&slot.text), tree)),
+                        Err(_) => {
+                            verdict = false;
+                            self.stats.rejected += 1;
+                            self.cache.insert(key(&slot.text), false);
+                        }
+                    }
                 }
                 self.stats.overhead += checked.elapsed();
                 self.trace(&slot, verdict);

@@ -29,7 +29,7 @@ use oracle::{Condition, Oracle, OracleConfig, Outcome};
 use progress::{Progress, ProgressMode, ProgressOptions};
 use reduce::{StrategyKind, StrategyOptions};
 use render::render;
-use tree::Edit;
+use tree::{Edit, Tree};
 
 /// Everything a run needs, as the command line gives it.
 #[derive(Debug, Clone)]
@@ -126,6 +126,11 @@ pub fn derived_timeout(original: Duration) -> Duration {
 pub fn smallest_document(frontend: &dyn Frontend, text: &str) -> Option<String> {
     // Only the top two levels matter here.
     let tree = frontend.parse_to(text, 2).ok()?;
+    smallest_of(frontend, text, &tree)
+}
+
+/// [`smallest_document`] with `text`'s tree (built at least two levels deep) at hand.
+fn smallest_of(frontend: &dyn Frontend, text: &str, tree: &Tree) -> Option<String> {
     let mut edits = Vec::new();
     for &top in &tree.node(tree.root()).children {
         let node = tree.node(top);
@@ -157,14 +162,16 @@ pub fn run(config: &Config) -> Result<Summary> {
         .format
         .unwrap_or_else(|| Format::detect(&config.input, &original));
     let frontend = format.frontend();
-    // Only whether it parses matters here.
-    frontend.parse_to(&original, 1).map_err(|e| Error::Syntax {
-        path: config.input.clone(),
-        line: e.line,
-        column: e.column,
-        message: e.message,
-        format: format.name(),
-    })?;
+    // Deep enough for the start-up checks and the first deletion pass, which takes it.
+    let tree = frontend
+        .parse_to(&original, driver::FIRST_LIMIT)
+        .map_err(|e| Error::Syntax {
+            path: config.input.clone(),
+            line: e.line,
+            column: e.column,
+            message: e.message,
+            format: format.name(),
+        })?;
     let output = config
         .output
         .clone()
@@ -204,6 +211,7 @@ pub fn run(config: &Config) -> Result<Summary> {
         frontend: frontend.as_ref(),
         progress: &progress,
         original: &original,
+        tree,
     };
     let options = DriverOptions {
         strategy: config.strategy,
@@ -257,6 +265,8 @@ struct StartupChecks<'a> {
     frontend: &'a dyn Frontend,
     progress: &'a Progress,
     original: &'a str,
+    /// The original's tree, at least [`driver::FIRST_LIMIT`] levels deep.
+    tree: Tree,
 }
 
 impl<'a> StartupChecks<'a> {
@@ -277,8 +287,8 @@ impl<'a> StartupChecks<'a> {
         stats: &mut Stats,
         options: DriverOptions,
     ) -> Result<Driver<'a>> {
-        let smallest =
-            smallest_document(self.frontend, self.original).filter(|s| s.as_str() != self.original);
+        let smallest = smallest_of(self.frontend, self.original, &self.tree)
+            .filter(|s| s.as_str() != self.original);
         let beside = smallest.as_deref().filter(|_| self.config.jobs > 1);
         let trivial = self.original_is_interesting(&mut oracle, stats, beside)?;
         let oracle = Arc::new(oracle);
@@ -359,6 +369,9 @@ impl<'a> StartupChecks<'a> {
         // The test found the smallest document not interesting: never ask again.
         if let Some(boring) = &boring {
             driver.remember(boring, false);
+        }
+        if driver.current() == self.original {
+            driver.offer_tree(self.original, self.tree.clone());
         }
         Ok(driver)
     }

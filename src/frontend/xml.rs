@@ -62,16 +62,11 @@ fn mask_undefined_entities(text: &str) -> Cow<'_, str> {
 
 impl Frontend for Xml {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        let masked = mask_undefined_entities(text);
-        let doc = roxmltree::Document::parse_with_options(&masked, options()).map_err(|e| {
-            let pos = e.pos();
-            SyntaxError {
-                line: pos.row,
-                column: pos.col,
-                message: e.to_string(),
-            }
-        })?;
-        Ok(build(text, &doc))
+        parse_to(text, None)
+    }
+
+    fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
+        parse_to(text, Some(depth))
     }
 
     fn is_valid(&self, text: &str) -> bool {
@@ -294,8 +289,23 @@ struct Context {
     in_math: bool,
 }
 
-fn build(text: &str, doc: &roxmltree::Document) -> Tree {
+/// Parses `text` into a tree, with the nodes down to `limit` (all when `None`).
+fn parse_to(text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
+    let masked = mask_undefined_entities(text);
+    let doc = roxmltree::Document::parse_with_options(&masked, options()).map_err(|e| {
+        let pos = e.pos();
+        SyntaxError {
+            line: pos.row,
+            column: pos.col,
+            message: e.to_string(),
+        }
+    })?;
+    Ok(build(text, &doc, limit))
+}
+
+fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
     let mut tree = Tree::new(text.len());
+    let mut truncated = false;
     let root_start = doc.root_element().range().start;
     let (decl, doctype) = prolog(text, root_start);
     // A DOCTYPE that defines entities the document uses cannot go.
@@ -328,6 +338,10 @@ fn build(text: &str, doc: &roxmltree::Document) -> Tree {
         match xn.node_type() {
             roxmltree::NodeType::Element => {
                 let context = add_element(text, &mut tree, &xn, &parent);
+                if limit.is_some_and(|limit| tree.node(context.id).depth >= limit) {
+                    truncated |= xn.has_children();
+                    continue;
+                }
                 for child in xn.children().rev() {
                     stack.push((child, context.clone()));
                 }
@@ -346,6 +360,9 @@ fn build(text: &str, doc: &roxmltree::Document) -> Tree {
         }
     }
     add_top_level_whitespace(text, &mut tree);
+    if let (true, Some(limit)) = (truncated, limit) {
+        tree.set_limit(limit);
+    }
     tree
 }
 
