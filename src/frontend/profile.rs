@@ -243,7 +243,7 @@ struct List {
     field: Option<String>,
     /// Lists this short offer no deletion.
     min_items: usize,
-    /// The list keeps one item when the sibling before it is of one of these kinds
+    /// The list keeps one item when a sibling before it is of one of these kinds
     /// (`import(x)`: tree-sitter takes `import()`, engines do not).
     nonempty_after: Vec<String>,
     /// Delete exactly the item's bytes (template parts): whitespace there is content.
