@@ -105,12 +105,15 @@ impl Stats {
 /// Candidates in a row that may fail before shrinking a text gives up on it.
 const SHRINK_PATIENCE: usize = 4;
 
-/// How many depths below the one a deletion pass starts at its tree is built for, when the
-/// front end can leave out the rest (see [`Frontend::parse_to`]).
-const LOOKAHEAD: u32 = 4;
+/// The depth a tree is built to (when the front end can leave out the rest, see
+/// [`Frontend::parse_to`]) for a deletion pass at `depth`: a few depths more, so that the
+/// passes after it can take the same tree while nothing changes.
+const fn limit_for(depth: u32) -> u32 {
+    depth + 4
+}
 
 /// The depth the first deletion pass builds its tree to.
-pub const FIRST_LIMIT: u32 = 1 + LOOKAHEAD;
+pub const FIRST_LIMIT: u32 = limit_for(1);
 
 /// The verdict cache, keyed on a 128-bit hash of the candidate text.
 type Cache = BTreeMap<u128, bool>;
@@ -320,10 +323,9 @@ impl<'a> Driver<'a> {
     /// The current text's tree, down to `depth` at least (whole when `None`).
     fn parse_current_to(&mut self, depth: Option<u32>) -> Result<Tree> {
         if let Some((text_key, tree)) = self.ready.take() {
-            let deep_enough = match (tree.limit(), depth) {
-                (None, _) => true,
-                (Some(limit), Some(depth)) => limit >= depth,
-                (Some(_), None) => false,
+            let deep_enough = match depth {
+                Some(depth) => tree.holds(depth),
+                None => tree.limit().is_none(),
             };
             if deep_enough && text_key == key(&self.current) {
                 return Ok(tree);
@@ -400,12 +402,11 @@ impl<'a> Driver<'a> {
             let mut parsed: Option<(usize, Tree, Vec<Vec<NodeId>>)> = None;
             loop {
                 let limit = match &parsed {
-                    Some((at, _, _)) if *at != self.accepted => Some(depth + LOOKAHEAD),
-                    Some((_, tree, _)) => match tree.limit() {
-                        Some(limit) if limit < depth => Some((2 * limit).max(depth + LOOKAHEAD)),
+                    Some((at, tree, _)) if *at == self.accepted => match tree.limit() {
+                        Some(limit) if limit < depth => Some((2 * limit).max(limit_for(depth))),
                         _ => None,
                     },
-                    None => Some(depth + LOOKAHEAD),
+                    _ => Some(limit_for(depth)),
                 };
                 if let Some(limit) = limit {
                     let tree = self.parse_current_to(Some(limit))?;
@@ -654,7 +655,7 @@ impl<'a> Driver<'a> {
                 if verdict && slot.unparsed {
                     let parsed = match following {
                         Following::Depth(depth) => {
-                            self.frontend.parse_to(&slot.text, depth + LOOKAHEAD)
+                            self.frontend.parse_to(&slot.text, limit_for(depth))
                         }
                         _ => self.frontend.parse(&slot.text),
                     };

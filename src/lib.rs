@@ -282,7 +282,7 @@ impl<'a> StartupChecks<'a> {
     /// run gives, counted from its own start), and the reduction's first candidate beside
     /// the second run.
     fn start(
-        &self,
+        self,
         mut oracle: Oracle,
         stats: &mut Stats,
         options: DriverOptions,
@@ -371,7 +371,7 @@ impl<'a> StartupChecks<'a> {
             driver.remember(boring, false);
         }
         if driver.current() == self.original {
-            driver.offer_tree(self.original, self.tree.clone());
+            driver.offer_tree(self.original, self.tree);
         }
         Ok(driver)
     }

@@ -117,6 +117,11 @@ impl Tree {
         self.limit
     }
 
+    /// True when every node at `depth` or above is present.
+    pub fn holds(&self, depth: u32) -> bool {
+        self.limit.is_none_or(|limit| limit >= depth)
+    }
+
     /// Records that nodes deeper than `depth` were left out.
     pub fn set_limit(&mut self, depth: u32) {
         self.limit = Some(depth);

@@ -665,6 +665,13 @@ impl Grammar {
     /// The tree of `text` (hashed to `key`) when it parses without ERROR or MISSING
     /// nodes: a recent one, else a fresh parse (kept when valid).
     fn valid_tree(&self, text: &str, key: u128) -> Option<tree_sitter::Tree> {
+        self.tree_of(text, key)
+            .filter(|tree| !tree.root_node().has_error())
+    }
+
+    /// The tree of `text` (hashed to `key`): a recent valid one, else a fresh parse (kept
+    /// when valid). `None` only when the parser cannot be set up.
+    fn tree_of(&self, text: &str, key: u128) -> Option<tree_sitter::Tree> {
         let known = RECENT.with(|cell| {
             cell.borrow_mut()
                 .find(self.name, key)
@@ -674,10 +681,9 @@ impl Grammar {
             return known;
         }
         let tree = self.parse_ts(text)?;
-        if tree.root_node().has_error() {
-            return None;
+        if !tree.root_node().has_error() {
+            RECENT.with(|cell| cell.borrow_mut().insert(self.name, key, tree.clone()));
         }
-        RECENT.with(|cell| cell.borrow_mut().insert(self.name, key, tree.clone()));
         Some(tree)
     }
 
@@ -756,17 +762,18 @@ impl Grammar {
     pub fn parse_to(&self, text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
         // The text is about to be the base of a pass; its tree stays among the recent ones
         // for the incremental checks of that pass's candidates.
-        if let Some(ts) = self.valid_tree(text, Parsed::key(text)) {
-            return Ok(self.build(text, ts.root_node(), limit));
-        }
-        let Some(ts) = self.parse_ts(text) else {
+        let Some(ts) = self.tree_of(text, Parsed::key(text)) else {
             return Err(SyntaxError {
                 line: 1,
                 column: 1,
                 message: format!("the {} parser could not be set up", self.name),
             });
         };
-        Err(first_error(text, ts.root_node()))
+        let root = ts.root_node();
+        if root.has_error() {
+            return Err(first_error(text, root));
+        }
+        Ok(self.build(text, root, limit))
     }
 
     fn build(&self, text: &str, root: TsNode, limit: Option<u32>) -> Tree {
@@ -792,6 +799,7 @@ impl Grammar {
         }];
         while let Some(p) = stack.pop() {
             let info = self.info(p.node);
+            let parent = p.position.map(|(parent, _)| parent);
             let id = if p.position.is_none() {
                 tree.root()
             } else if info.comment {
@@ -801,7 +809,6 @@ impl Grammar {
                 );
                 continue;
             } else {
-                let parent = p.position.map(|(parent, _)| parent);
                 let alternatives = self.alternatives(text, p.node, parent, &p.leads, p.in_list);
                 if p.delete.is_none() && alternatives.is_empty() {
                     p.parent
@@ -819,7 +826,6 @@ impl Grammar {
                 continue;
             }
             let children = children(p.node, &mut cursor);
-            let parent = p.position.map(|(parent, _)| parent);
             let (deletes, in_list) = self.child_deletes(text, p.node, parent, &children);
             for (i, (child, field)) in children.iter().enumerate().rev() {
                 if !child.is_named() {
@@ -978,11 +984,11 @@ impl Grammar {
             if category.hoist && info.no_hoist & bit == 0 {
                 // Kinds that may not stand here (`direct`) or begin what stands here.
                 let (mut direct, mut leading) = (0, 0);
+                let applies = |a: &Avoid| {
+                    a.when_parent_has.is_empty()
+                        || parent.is_some_and(|p| has_token(text, p, &a.when_parent_has))
+                };
                 for a in &category.avoid {
-                    let applies = |a: &Avoid| {
-                        a.when_parent_has.is_empty()
-                            || parent.is_some_and(|p| has_token(text, p, &a.when_parent_has))
-                    };
                     if a.leading && leads.iter().any(|&p| matches(&a.at, p)) && applies(a) {
                         leading |= a.bit;
                     } else if at(&a.at) && applies(a) {

@@ -12,7 +12,8 @@ fn treereduce(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn script(dir: &Path, name: &str, body: &str) {
+/// Writes an executable shell script `name` in `dir` running `body`.
+pub fn script(dir: &Path, name: &str, body: &str) {
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     use std::os::unix::fs::PermissionsExt;

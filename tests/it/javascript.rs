@@ -11,6 +11,8 @@ use treereduce::frontend::Format;
 use treereduce::render::render;
 use treereduce::tree::Edit;
 
+use crate::cli::script;
+
 /// Offered edits of one text and how they fared.
 #[derive(Debug, Default)]
 struct Tally {
@@ -169,10 +171,7 @@ fn treereduce(dir: &Path, args: &[&str]) -> std::process::Output {
 }
 
 fn accept_all(dir: &Path) {
-    let path = dir.join("t.sh");
-    std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script(dir, "t.sh", "exit 0");
 }
 
 #[test]
@@ -202,10 +201,7 @@ fn invalid_utf8_exits_2_with_line_and_column() {
 fn format_js_applies_to_any_file_name() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "f(1);\ng(2);\n").unwrap();
-    let test = dir.path().join("t.sh");
-    std::fs::write(&test, "#!/bin/sh\ngrep -q 'g(2)' \"$1\"\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script(dir.path(), "t.sh", "grep -q 'g(2)' \"$1\"");
     let out = treereduce(
         dir.path(),
         &["a.txt", "./t.sh", "--format", "js", "-q", "-o", "out.txt"],
@@ -284,10 +280,7 @@ fn a_dynamic_import_keeps_its_specifier() {
         "async function f(p) {\n  if (await import(p)) console.log(1);\n}\nf('x');\n",
     )
     .unwrap();
-    let test = dir.path().join("t.sh");
-    std::fs::write(&test, "#!/bin/sh\ngrep -q 'import(' \"$1\"\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script(dir.path(), "t.sh", "grep -q 'import(' \"$1\"");
     let out = treereduce(
         dir.path(),
         &["a.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
