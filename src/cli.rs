@@ -57,7 +57,8 @@ pub struct Cli {
     /// How the nodes of one depth form lists: one per parent or one per depth.
     #[arg(long, default_value = "depth", value_parser = ["depth", "parent"])]
     pub grouping: String,
-    /// Oracle calls run in parallel (speculatively; the result is the same for every value).
+    /// Oracle calls run in parallel (speculatively; the result is the same for every value;
+    /// one at a time while the test is quicker than making a candidate).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Time limit per test in seconds (fractions allowed) [default: 10x the original's run

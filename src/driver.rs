@@ -5,12 +5,13 @@
 //! Rounds repeat until one removes nothing (HDD*). The current best text is the only truth:
 //! trees are re-parsed from it at every depth.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 use crate::frontend::Frontend;
@@ -102,6 +103,9 @@ impl Stats {
     }
 }
 
+/// Oracle calls measured before [`Driver::jobs`] may decide that speculation does not pay.
+const SPECULATION_SAMPLES: u32 = 4;
+
 /// Candidates in a row that may fail before shrinking a text gives up on it.
 const SHRINK_PATIENCE: usize = 4;
 
@@ -157,6 +161,11 @@ pub struct Driver<'a> {
     /// candidate, or by the start-up checks), for the next pass to take instead of
     /// parsing again.
     ready: Option<(u128, Tree)>,
+    /// Wall time of the oracle calls answered so far (not cancelled), and their number.
+    oracle_time: (Duration, u32),
+    /// Texts whose verdicts were counted as waste when a wrong guess discarded them; the
+    /// cache keeps the verdicts, and one used after all is taken off the waste.
+    discarded: BTreeSet<u128>,
     /// Run figures.
     pub stats: Stats,
 }
@@ -188,8 +197,9 @@ struct Slot {
 enum Prejudged {
     /// Its verdict (from the cache, or `false` when it does not parse).
     Known(bool),
-    /// It is valid; `parsed` when a parse says so rather than a cheaper check.
-    Valid { parsed: bool },
+    /// It is valid; `parsed` when a parse says so rather than a cheaper check. With the
+    /// text's cache key.
+    Valid { parsed: bool, text_key: u128 },
 }
 
 enum SlotState {
@@ -281,6 +291,8 @@ impl<'a> Driver<'a> {
             pass_name: String::new(),
             accepted: 0,
             ready: None,
+            oracle_time: (Duration::ZERO, 0),
+            discarded: BTreeSet::new(),
             stats,
         }
     }
@@ -302,7 +314,7 @@ impl<'a> Driver<'a> {
     pub fn prefetch_start(&mut self) {
         if self.options.jobs > 1 && self.in_flight == 0 {
             let current = self.current.clone();
-            self.prefetch(&current, &[], Following::Depth(1));
+            self.prefetch(&current, &[], Following::Depth(1), true);
         }
     }
 
@@ -625,7 +637,7 @@ impl<'a> Driver<'a> {
             following,
         } = list;
         let mut strategy = self.strategy(items.len(), patience);
-        let jobs = self.options.jobs.max(1);
+        let mut jobs = self.jobs();
         let mut window: VecDeque<Slot> = VecDeque::new();
         let mut failures = 0usize;
         let mut succeeded = false;
@@ -634,6 +646,9 @@ impl<'a> Driver<'a> {
         let mut started = false;
         // Whether the next list's first candidate was prepared on the current guesses.
         let mut prepared = false;
+        // While the current text was kept on a cheap check only: the last text a parse
+        // confirmed, and the length `committed` had with it (see `Driver::verify`).
+        let mut unverified: Option<(String, usize)> = None;
         let result = loop {
             if interrupted() {
                 break Err(Error::Interrupted);
@@ -644,41 +659,29 @@ impl<'a> Driver<'a> {
             // Hand known verdicts at the front to the strategy, in order.
             let mut guessed_wrong = false;
             while let Some(SlotState::Done(verdict)) = window.front().map(|s| &s.state) {
-                let mut verdict = *verdict;
+                let verdict = *verdict;
                 let Some(slot) = window.pop_front() else {
                     break;
                 };
-                // A candidate judged without a parse is parsed before it is kept: the
-                // output is always valid, whatever the cheap check missed. The tree is
-                // kept for the pass that follows (as deep as a deletion pass needs).
-                let checked = Instant::now();
-                if verdict && slot.unparsed {
-                    let parsed = match following {
-                        Following::Depth(depth) => {
-                            self.frontend.parse_to(&slot.text, limit_for(depth))
-                        }
-                        _ => self.frontend.parse(&slot.text),
-                    };
-                    match parsed {
-                        Ok(tree) => self.ready = Some((key(&slot.text), tree)),
-                        Err(_) => {
-                            verdict = false;
-                            self.stats.rejected += 1;
-                            self.cache.insert(key(&slot.text), false);
-                        }
-                    }
-                }
-                self.stats.overhead += checked.elapsed();
                 self.trace(&slot, verdict);
                 let proposed = strategy.next();
                 debug_assert_eq!(proposed.as_ref(), Some(&slot.chosen));
                 strategy.feedback(verdict);
                 if verdict {
                     succeeded = true;
+                    let before = committed.len();
                     committed.extend(slot.chosen.iter().flat_map(|&i| items[i].iter().cloned()));
-                    if let Err(e) = self.accept(slot.text) {
-                        cancel_all(&window);
-                        return Err(e);
+                    if slot.unparsed {
+                        // Judged without a parse: kept now, parsed once the list ends.
+                        let previous = self.accept_unverified(slot.text);
+                        unverified.get_or_insert((previous, before));
+                    } else {
+                        // A parse judged it, and with it every edit kept before.
+                        unverified = None;
+                        if let Err(e) = self.accept(slot.text) {
+                            cancel_all(&window);
+                            return Err(e);
+                        }
                     }
                 } else {
                     failures += 1;
@@ -692,10 +695,13 @@ impl<'a> Driver<'a> {
                 // Everything after a wrong guess was built on it, the prepared first
                 // candidate of the next list too.
                 cancel_all(&window);
-                self.stats.wasted += window
-                    .iter()
-                    .filter(|s| s.asked && matches!(s.state, SlotState::Done(_)))
-                    .count();
+                // Their verdicts stay in the cache: one used later is not waste after all.
+                for slot in &window {
+                    if slot.asked && matches!(slot.state, SlotState::Done(_)) {
+                        self.stats.wasted += 1;
+                        self.discarded.insert(key(&slot.text));
+                    }
+                }
                 window.clear();
                 exhausted = false;
                 if prepared {
@@ -709,6 +715,9 @@ impl<'a> Driver<'a> {
                 break Ok(());
             }
             // Extend the window while a job is free.
+            if !window.is_empty() {
+                jobs = self.jobs();
+            }
             if self.in_flight < jobs && !exhausted && window.len() < jobs + WINDOW_SLACK {
                 let mut probe = strategy.clone_box();
                 for slot in &window {
@@ -737,7 +746,7 @@ impl<'a> Driver<'a> {
                                 unparsed: deletions,
                                 removed: 0.0,
                             },
-                            Prejudged::Valid { parsed } => {
+                            Prejudged::Valid { parsed, text_key } => {
                                 // The text this candidate removes from: the last one
                                 // guessed interesting, else the current text.
                                 let from = window
@@ -746,7 +755,7 @@ impl<'a> Driver<'a> {
                                     .find(|s| s.assumed)
                                     .map_or(self.current.len(), |s| s.text.len());
                                 let removed = removed_share(from, text.len());
-                                let mut slot = self.ask(chosen, text, removed);
+                                let mut slot = self.ask(chosen, text, text_key, removed, &window);
                                 slot.unparsed = !parsed;
                                 slot
                             }
@@ -773,7 +782,7 @@ impl<'a> Driver<'a> {
                     .iter()
                     .chain(assumed_edits(&window, items))
                     .collect();
-                self.prefetch(base, &edits, following);
+                self.prefetch(base, &edits, following, deletions);
             }
             if window.is_empty() {
                 if exhausted {
@@ -788,7 +797,85 @@ impl<'a> Driver<'a> {
             }
         };
         cancel_all(&window);
-        result
+        let verified = match unverified {
+            Some((fallback, before)) => match self.verify(fallback, following) {
+                Ok(true) => Ok(()),
+                Ok(false) => {
+                    committed.truncate(before);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            None => Ok(()),
+        };
+        result.and(verified)
+    }
+
+    /// Parses the current text, kept on cheap checks only, before it is written: the
+    /// output is always a text that parses, whatever a cheap check missed. One parse per
+    /// list rather than per accepted candidate (a list that keeps removing from a large
+    /// page accepts several large texts in a row). The tree is kept for the pass that
+    /// follows, as deep as a deletion pass needs. Should the parse fail, the current text
+    /// goes back to `fallback`, the last one a parse confirmed (on disk already), and
+    /// `Ok(false)` tells the caller to drop the edits kept since.
+    fn verify(&mut self, fallback: String, following: Following) -> Result<bool> {
+        let checked = Instant::now();
+        let text_key = key(&self.current);
+        let limit = match following {
+            Following::Depth(depth) => Some(limit_for(depth)),
+            _ => None,
+        };
+        let deep_enough = |tree: &Tree| limit.map_or(tree.limit().is_none(), |l| tree.holds(l));
+        let parsed = match self
+            .ready
+            .take_if(|(k, tree)| *k == text_key && deep_enough(tree))
+        {
+            // The prefetch for the next list parsed this very text.
+            Some((_, tree)) => Ok(tree),
+            None => match limit {
+                Some(limit) => self.frontend.parse_to(&self.current, limit),
+                None => self.frontend.parse(&self.current),
+            },
+        };
+        self.stats.overhead += checked.elapsed();
+        match parsed {
+            Ok(tree) => {
+                self.ready = Some((text_key, tree));
+                let started = Instant::now();
+                output::write_atomic(&self.options.output, &self.current)?;
+                self.stats.overhead += started.elapsed();
+                Ok(true)
+            }
+            Err(_) => {
+                self.stats.rejected += 1;
+                self.cache.insert(text_key, false);
+                self.current = fallback;
+                self.accepted += 1;
+                if let Some(progress) = &self.progress {
+                    progress.update(self.current.len(), &self.pass_name);
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    /// How many oracle calls may run at once. Speculation only pays while the oracle is
+    /// slower than making a candidate: otherwise the reducer itself is the bottleneck, and
+    /// the candidates it builds on guesses (and the tests run on them) only take time from
+    /// the ones that count. So with a fast oracle (a `grep`) calls run one at a time
+    /// whatever `-j` says; the first few calls run as `-j` asks, to measure.
+    fn jobs(&self) -> usize {
+        let jobs = self.options.jobs.max(1);
+        let (time, runs) = self.oracle_time;
+        if jobs == 1 || runs < SPECULATION_SAMPLES {
+            return jobs;
+        }
+        let oracle_ms = time.as_secs_f64() * 1000.0 / f64::from(runs);
+        if oracle_ms < self.stats.overhead_ms_per_candidate() {
+            1
+        } else {
+            jobs
+        }
     }
 
     /// A fresh strategy for a list of `n` items.
@@ -802,8 +889,29 @@ impl<'a> Driver<'a> {
 
     /// A window slot for a candidate the oracle must judge: the prefetched call on the same
     /// text when there is one, else a new call.
-    fn ask(&mut self, chosen: Vec<usize>, text: String, removed: f64) -> Slot {
-        let text_key = key(&text);
+    fn ask(
+        &mut self,
+        chosen: Vec<usize>,
+        text: String,
+        text_key: u128,
+        removed: f64,
+        window: &VecDeque<Slot>,
+    ) -> Slot {
+        // The same text is in the window already (its verdict not known yet, else the
+        // cache would have it): this one shares its call and its guess.
+        if let Some(twin) = window.iter().find(|s| s.asked && s.text == text)
+            && let SlotState::Running(seq, cancel) = &twin.state
+        {
+            return Slot {
+                chosen,
+                state: SlotState::Running(*seq, cancel.clone()),
+                assumed: twin.assumed,
+                asked: false,
+                unparsed: true,
+                removed,
+                text,
+            };
+        }
         let adopted = match self.prefetched.iter().position(|p| p.key == text_key) {
             Some(i) => Some(self.prefetched.swap_remove(i)),
             None => None,
@@ -881,12 +989,21 @@ impl<'a> Driver<'a> {
             self.stats.wasted += 1;
             return Ok(());
         }
+        self.oracle_time.0 += outcome.elapsed;
+        self.oracle_time.1 += 1;
         let verdict = outcome.interesting;
         let running = |state: &SlotState| matches!(state, SlotState::Running(q, _) if *q == seq);
-        if let Some(slot) = window.iter_mut().find(|s| running(&s.state)) {
-            slot.state = SlotState::Done(verdict);
-            let (text_key, removed) = (key(&slot.text), slot.removed);
-            self.learn(text_key, removed, verdict);
+        let mut waiting = window.iter_mut().filter(|s| running(&s.state)).peekable();
+        if waiting.peek().is_some() {
+            // A text the window holds twice shares one call.
+            let mut learned = None;
+            for slot in waiting {
+                slot.state = SlotState::Done(verdict);
+                learned.get_or_insert((key(&slot.text), slot.removed));
+            }
+            if let Some((text_key, removed)) = learned {
+                self.learn(text_key, removed, verdict);
+            }
         } else if let Some(prefetch) = self.prefetched.iter_mut().find(|p| p.seq == seq) {
             prefetch.verdict = Some(verdict);
         } else {
@@ -906,12 +1023,11 @@ impl<'a> Driver<'a> {
 
     /// Starts a call on the first candidate of the list `following` the current one, in
     /// the text `base` with `edits` (the current list's outcome, guessed), unless that
-    /// candidate's verdict is known or it does not parse.
-    fn prefetch(&mut self, base: &str, edits: &[&Edit], following: Following) {
+    /// candidate's verdict is known or it does not parse. `cheap` says whether the current
+    /// pass only deletes (see [`List::deletions`]).
+    fn prefetch(&mut self, base: &str, edits: &[&Edit], following: Following, cheap: bool) {
         let built = Instant::now();
-        let text = self
-            .first_candidate(base, edits, following)
-            .filter(|text| self.frontend.is_valid(text));
+        let text = self.first_candidate(base, edits, following, cheap);
         self.stats.overhead += built.elapsed();
         let Some(text) = text else {
             return;
@@ -930,37 +1046,70 @@ impl<'a> Driver<'a> {
     }
 
     /// The first candidate the list `following` will propose when the current list leaves
-    /// `base` with `edits`, built exactly as that list will build it.
-    fn first_candidate(&self, base: &str, edits: &[&Edit], following: Following) -> Option<String> {
-        // The first proposal of a strategy over `items`, rendered on `text` with `edits`.
-        let first = |text: &str, edits: &[&Edit], items: &[Vec<Edit>], patience| {
-            let chosen = self.strategy(items.len(), patience).next()?;
-            let mut edits = edits.to_vec();
-            edits.extend(chosen.iter().flat_map(|&i| &items[i]));
-            Some(render(text, &edits))
-        };
-        match following {
-            Following::Unknown => None,
-            Following::List { items, patience } => first(base, edits, items, patience),
+    /// `base` with `edits`, built exactly as that list will build it, and checked as it
+    /// will check it (so that a deletion is never parsed whole here); `None` when there is
+    /// none or it does not parse. A deletion pass's tree is kept for that pass.
+    fn first_candidate(
+        &mut self,
+        base: &str,
+        edits: &[&Edit],
+        following: Following,
+        cheap: bool,
+    ) -> Option<String> {
+        // The text the next list starts from, the edits already on it, its items, and
+        // whether they only delete.
+        let (start, before, items, patience, deletions_only) = match following {
+            Following::Unknown => return None,
+            Following::List { items, patience } => (
+                Cow::Borrowed(base),
+                edits.to_vec(),
+                Cow::Borrowed(items),
+                patience,
+                cheap,
+            ),
             Following::Depth(depth) => {
                 let text = render(base, edits);
-                let tree = self.frontend.parse(&text).ok()?;
+                let text_key = key(&text);
+                let limit = limit_for(depth);
+                let tree = match self
+                    .ready
+                    .take_if(|(k, tree)| *k == text_key && tree.holds(limit))
+                {
+                    Some((_, tree)) => tree,
+                    None => self.frontend.parse_to(&text, limit).ok()?,
+                };
                 // As in `hdd`: the first depth from here with something to delete.
-                let lists = tree
+                let items = tree
                     .depth_index()
                     .iter()
                     .skip(depth as usize)
                     .map(|nodes| self.lists(&tree, nodes))
-                    .find(|lists| lists.iter().any(|list| !list.is_empty()))?;
-                let items = deletions(&tree, &lists).into_iter().next()?;
-                first(&text, &[], &items, None)
+                    .find(|lists| lists.iter().any(|list| !list.is_empty()))
+                    .and_then(|lists| deletions(&tree, &lists).into_iter().next());
+                // Kept for the pass, which builds on the same text when the guesses hold.
+                self.ready = Some((text_key, tree));
+                let items = items?;
+                (Cow::Owned(text), Vec::new(), Cow::Owned(items), None, true)
             }
             Following::Rewrite(rank) => {
                 let text = render(base, edits);
                 let tree = self.frontend.parse(&text).ok()?;
-                first(&text, &[], &rewrites(&tree, rank), None)
+                let items = rewrites(&tree, rank);
+                (Cow::Owned(text), Vec::new(), Cow::Owned(items), None, false)
             }
-        }
+        };
+        let chosen = self.strategy(items.len(), patience).next()?;
+        let mut all = before;
+        all.extend(chosen.iter().flat_map(|&i| &items[i]));
+        let text = render(&start, &all);
+        let cheap_verdict = if deletions_only {
+            self.frontend.deletions_stay_valid(&start, &text)
+        } else {
+            None
+        };
+        let valid =
+            cheap_verdict.unwrap_or_else(|| self.frontend.is_valid_edited(&start, &all, &text));
+        valid.then_some(text)
     }
 
     /// Gives up the prefetched calls: those still running are cancelled (their answers
@@ -994,8 +1143,12 @@ impl<'a> Driver<'a> {
     /// `deletions` says they only delete nodes or units, a cheaper check than a parse may
     /// decide, and otherwise the front end may re-parse incrementally from `base`.
     fn prejudge(&mut self, text: &str, base: &str, edits: &[&Edit], deletions: bool) -> Prejudged {
-        if let Some(&verdict) = self.cache.get(&key(text)) {
+        let text_key = key(text);
+        if let Some(&verdict) = self.cache.get(&text_key) {
             self.stats.cache_hits += 1;
+            if self.discarded.remove(&text_key) {
+                self.stats.wasted -= 1;
+            }
             return Prejudged::Known(verdict);
         }
         let cheap = if deletions {
@@ -1009,10 +1162,10 @@ impl<'a> Driver<'a> {
         };
         if !valid {
             self.stats.rejected += 1;
-            self.cache.insert(key(text), false);
+            self.cache.insert(text_key, false);
             return Prejudged::Known(false);
         }
-        Prejudged::Valid { parsed }
+        Prejudged::Valid { parsed, text_key }
     }
 
     /// Prints a candidate's fate: its verdict, and whether the oracle was asked (with the
@@ -1047,6 +1200,17 @@ impl<'a> Driver<'a> {
         self.traced += 1;
     }
 
+    /// Keeps `text`, judged on a cheap check, as the current text without writing it (see
+    /// [`Driver::verify`]); returns the text it replaces.
+    fn accept_unverified(&mut self, text: String) -> String {
+        if let Some(progress) = &self.progress {
+            progress.update(text.len(), &self.pass_name);
+        }
+        self.accepted += 1;
+        std::mem::replace(&mut self.current, text)
+    }
+
+    /// Keeps `text`, which a parse confirmed, as the current text and writes it.
     fn accept(&mut self, text: String) -> Result<()> {
         let started = Instant::now();
         output::write_atomic(&self.options.output, &text)?;

@@ -176,3 +176,82 @@ proptest! {
         check_text(Format::Xml, &text);
     }
 }
+
+/// The XML front end with a cheap deletion check that always says "still valid": a stand-in
+/// for a cheap check with a bug, to show what the driver does when one is wrong.
+struct OverconfidentXml;
+
+impl treereduce::frontend::Frontend for OverconfidentXml {
+    fn parse(
+        &self,
+        text: &str,
+    ) -> Result<treereduce::tree::Tree, treereduce::frontend::SyntaxError> {
+        treereduce::frontend::Xml.parse(text)
+    }
+
+    fn deletions_stay_valid(&self, _base: &str, _candidate: &str) -> Option<bool> {
+        Some(true)
+    }
+}
+
+/// A wrong cheap verdict never reaches the output: the text a list kept on cheap checks is
+/// parsed before it is written, and when it does not parse the list's removals since the
+/// last parsed text are undone. Here the only interesting removal of `<x/>` leaves `]]>`
+/// in character data (not well-formed); the oracle accepts it, so the driver keeps it
+/// until the list ends, then finds it broken.
+#[test]
+fn a_wrong_cheap_verdict_is_undone_before_it_is_written() {
+    use std::sync::Arc;
+    use treereduce::driver::{Driver, DriverOptions, Grouping, Stats};
+    use treereduce::frontend::Frontend;
+    use treereduce::oracle::{Condition, Oracle, OracleConfig};
+    use treereduce::reduce::{StrategyKind, StrategyOptions};
+
+    let work = tempfile::tempdir().unwrap();
+    let test = work.path().join("t.sh");
+    // Interesting as it is and with `<x/>` gone (which leaves `]]>` before `<keep/>`).
+    std::fs::write(
+        &test,
+        "#!/bin/sh\ngrep -q -F -e ']]<x/>><keep/>' -e ']]><keep/>' \"$1\"\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&test).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&test, permissions).unwrap();
+    let oracle = Oracle::new(OracleConfig {
+        command: test,
+        args: Vec::new(),
+        file_name: "a.xml".into(),
+        timeout: Some(std::time::Duration::from_secs(30)),
+        condition: Condition::default(),
+    })
+    .unwrap();
+    let output = work.path().join("out.xml");
+    let original = "<r>]]<x/>><keep/></r>";
+    std::fs::write(&output, original).unwrap();
+    let options = DriverOptions {
+        strategy: StrategyKind::default(),
+        strategy_options: StrategyOptions::default(),
+        grouping: Grouping::default(),
+        jobs: 1,
+        output: output.clone(),
+        verbose: false,
+    };
+    let frontend = OverconfidentXml;
+    let mut driver = Driver::new(
+        &frontend,
+        Arc::new(oracle),
+        options,
+        original.into(),
+        Stats::default(),
+    );
+    driver.run().unwrap();
+    let written = std::fs::read_to_string(&output).unwrap();
+    assert!(treereduce::frontend::Xml.is_valid(&written), "{written}");
+    assert!(
+        written.contains("<x/>") && written.contains("keep"),
+        "{written}"
+    );
+    assert_eq!(driver.current(), written);
+    assert!(driver.stats.rejected >= 1);
+}

@@ -529,12 +529,22 @@ fn one_and_two_jobs_give_the_same_output() {
     let name = input.file_name().unwrap().to_string_lossy().into_owned();
     std::fs::copy(&input, s.path().join(&name)).unwrap();
     std::fs::copy(case.join("check.sh"), s.path().join("check.sh")).unwrap();
-    let one = s.run(&[&name, "./check.sh", "-q", "-j", "1", "-o", "one.xml"]);
-    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
-    let two = s.run(&[&name, "./check.sh", "-q", "-j", "2", "-o", "two.xml"]);
-    assert_eq!(two.status.code(), Some(0), "{}", stderr(&two));
+    let run = |jobs: &str, out: &str, stats: &str| {
+        let args = [&name, "./check.sh", "-q", "-j", jobs, "-o", out];
+        let run = s.run(&[&args[..], &["--stats-json", stats]].concat());
+        assert_eq!(run.status.code(), Some(0), "-j {jobs}: {}", stderr(&run));
+        let json = s.read(stats);
+        let calls = json_number(&json, "oracle_calls");
+        (calls, json_number(&json, "wasted"))
+    };
+    let (one_calls, one_wasted) = run("1", "one.xml", "one.json");
+    let (two_calls, two_wasted) = run("2", "two.xml", "two.json");
     assert_eq!(s.read("one.xml"), s.read("two.xml"));
     assert!(s.read("one.xml").len() < std::fs::metadata(&input).unwrap().len() as usize);
+    // Every verdict used is asked once whatever -j is; speculation only adds waste (and
+    // a text the window holds twice shares one call).
+    assert_eq!(one_wasted, 0);
+    assert_eq!(two_calls - two_wasted, one_calls);
 }
 
 #[test]
