@@ -29,7 +29,7 @@ use oracle::{Condition, Oracle, OracleConfig, Outcome};
 use progress::{Progress, ProgressMode, ProgressOptions};
 use reduce::{StrategyKind, StrategyOptions};
 use render::render;
-use tree::{Edit, Tree};
+use tree::{Edit, NodeKind, Tree};
 
 /// Everything a run needs, as the command line gives it.
 #[derive(Debug, Clone)]
@@ -121,7 +121,8 @@ pub fn derived_timeout(original: Duration) -> Duration {
 
 /// The smallest document the front end allows for `text`: every deletable top-level node
 /// deleted, and every deletable child of a top-level node that must stay (for XML: the
-/// root element emptied, its prolog kept; for lines: the empty text). `None` when that
+/// root element emptied, its prolog kept; for lines: the empty text), formatting
+/// whitespace left where it is, as the deletion passes leave it. `None` when that
 /// text would not parse. Used to check that the test does not accept anything.
 pub fn smallest_document(frontend: &dyn Frontend, text: &str) -> Option<String> {
     // Only the top two levels matter here.
@@ -131,16 +132,20 @@ pub fn smallest_document(frontend: &dyn Frontend, text: &str) -> Option<String> 
 
 /// [`smallest_document`] with `text`'s tree (built at least two levels deep) at hand.
 fn smallest_of(frontend: &dyn Frontend, text: &str, tree: &Tree) -> Option<String> {
+    // Formatting whitespace stays, as in the deletion passes: then this is the very text
+    // their first candidates make once the prolog has gone, and its verdict is known.
+    let deletion = |id| {
+        let node = tree.node(id);
+        (node.kind != NodeKind::Whitespace)
+            .then(|| node.delete.clone().map(Edit::delete))
+            .flatten()
+    };
     let mut edits = Vec::new();
     for &top in &tree.node(tree.root()).children {
         let node = tree.node(top);
         match &node.delete {
-            Some(span) => edits.push(Edit::delete(span.clone())),
-            None => edits.extend(
-                node.children
-                    .iter()
-                    .filter_map(|&child| tree.node(child).delete.clone().map(Edit::delete)),
-            ),
+            Some(_) => edits.extend(deletion(top)),
+            None => edits.extend(node.children.iter().filter_map(|&child| deletion(child))),
         }
     }
     let edits: Vec<&Edit> = edits.iter().collect();
