@@ -103,6 +103,9 @@ impl Stats {
     }
 }
 
+/// How far from an even chance a strategy's estimate must be to decide a guess.
+const CHANCE_MARGIN: f64 = 0.05;
+
 /// Oracle calls measured before [`Driver::jobs`] may decide that speculation does not pay.
 const SPECULATION_SAMPLES: u32 = 4;
 
@@ -148,9 +151,9 @@ pub struct Driver<'a> {
     /// the folder `TREEREDUCE_TRACE_DIR` names.
     trace: bool,
     traced: usize,
-    /// The last oracle verdicts, for guessing in the parallel window.
-    /// The last oracle verdicts with the share of the text each candidate removed.
-    recent: VecDeque<(f64, bool)>,
+    /// The last oracle verdicts with what their guesses went by, for guessing in the
+    /// parallel window.
+    recent: VecDeque<(Guide, bool)>,
     /// The status line, told about sizes and passes.
     progress: Option<Progress>,
     /// The pass now running, for the status line.
@@ -189,8 +192,17 @@ struct Slot {
     /// True when no parse has confirmed the candidate (a cheap check or the cache judged
     /// it); it is parsed before it is kept.
     unparsed: bool,
-    /// The share of the text it was built on that the candidate removes (0 when known).
+    /// What its guess goes by (nothing when its verdict was known).
+    guide: Guide,
+}
+
+/// What the guess for a candidate's verdict goes by (see [`Driver::likely_success`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Guide {
+    /// The share of the text it is built on that the candidate removes.
     removed: f64,
+    /// The strategy's estimate of its chance (see [`Strategy::chance`]).
+    chance: Option<f64>,
 }
 
 /// What is known of a candidate before the oracle.
@@ -726,6 +738,7 @@ impl<'a> Driver<'a> {
                 }
                 match probe.next() {
                     Some(chosen) => {
+                        let chance = probe.chance();
                         let edits: Vec<&Edit> = committed
                             .iter()
                             .chain(assumed_edits(&window, items))
@@ -744,7 +757,7 @@ impl<'a> Driver<'a> {
                                 assumed: verdict,
                                 asked: false,
                                 unparsed: deletions,
-                                removed: 0.0,
+                                guide: Guide::default(),
                             },
                             Prejudged::Valid { parsed, text_key } => {
                                 // The text this candidate removes from: the last one
@@ -754,8 +767,11 @@ impl<'a> Driver<'a> {
                                     .rev()
                                     .find(|s| s.assumed)
                                     .map_or(self.current.len(), |s| s.text.len());
-                                let removed = removed_share(from, text.len());
-                                let mut slot = self.ask(chosen, text, text_key, removed, &window);
+                                let guide = Guide {
+                                    removed: removed_share(from, text.len()),
+                                    chance,
+                                };
+                                let mut slot = self.ask(chosen, text, text_key, guide, &window);
                                 slot.unparsed = !parsed;
                                 slot
                             }
@@ -894,7 +910,7 @@ impl<'a> Driver<'a> {
         chosen: Vec<usize>,
         text: String,
         text_key: u128,
-        removed: f64,
+        guide: Guide,
         window: &VecDeque<Slot>,
     ) -> Slot {
         // The same text is in the window already (its verdict not known yet, else the
@@ -908,7 +924,7 @@ impl<'a> Driver<'a> {
                 assumed: twin.assumed,
                 asked: false,
                 unparsed: true,
-                removed,
+                guide,
                 text,
             };
         }
@@ -921,7 +937,7 @@ impl<'a> Driver<'a> {
                 verdict: Some(verdict),
                 ..
             }) => {
-                self.learn(text_key, removed, verdict);
+                self.learn(text_key, guide, verdict);
                 SlotState::Done(verdict)
             }
             Some(Prefetch { seq, cancel, .. }) => SlotState::Running(seq, cancel),
@@ -932,7 +948,7 @@ impl<'a> Driver<'a> {
         };
         let assumed = match state {
             SlotState::Done(verdict) => verdict,
-            SlotState::Running(..) => self.likely_success(removed),
+            SlotState::Running(..) => self.likely_success(guide),
         };
         Slot {
             chosen,
@@ -941,7 +957,7 @@ impl<'a> Driver<'a> {
             assumed,
             asked: true,
             unparsed: true,
-            removed,
+            guide,
         }
     }
 
@@ -999,10 +1015,10 @@ impl<'a> Driver<'a> {
             let mut learned = None;
             for slot in waiting {
                 slot.state = SlotState::Done(verdict);
-                learned.get_or_insert((key(&slot.text), slot.removed));
+                learned.get_or_insert((key(&slot.text), slot.guide));
             }
-            if let Some((text_key, removed)) = learned {
-                self.learn(text_key, removed, verdict);
+            if let Some((text_key, guide)) = learned {
+                self.learn(text_key, guide, verdict);
             }
         } else if let Some(prefetch) = self.prefetched.iter_mut().find(|p| p.seq == seq) {
             prefetch.verdict = Some(verdict);
@@ -1013,9 +1029,9 @@ impl<'a> Driver<'a> {
     }
 
     /// Records an oracle verdict in the cache and in the recent verdicts.
-    fn learn(&mut self, text_key: u128, removed: f64, verdict: bool) {
+    fn learn(&mut self, text_key: u128, guide: Guide, verdict: bool) {
         self.cache.insert(text_key, verdict);
-        self.recent.push_back((removed, verdict));
+        self.recent.push_back((guide, verdict));
         if self.recent.len() > RECENT_VERDICTS {
             self.recent.pop_front();
         }
@@ -1123,19 +1139,40 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// The guess for the verdict on a candidate that removes the share `removed` of the
-    /// text it is built on (see [`THRESHOLDS`]). Guesses only decide which calls run
-    /// early, never a result.
-    fn likely_success(&self, removed: f64) -> bool {
-        let score = |t: f64| self.recent.iter().filter(|&&(r, v)| (r < t) == v).count();
+    /// The guess for the verdict on a candidate. Two guessers: by the share of the text it
+    /// removes (the threshold of [`THRESHOLDS`] that fits the recent verdicts best), and
+    /// by the strategy's estimate of its chance (see [`Strategy::chance`]) where that is
+    /// clearly off even, else by the share. The one that would have guessed the recent
+    /// verdicts better decides (the strategy on a tie): a strategy's model of uniform items
+    /// fits lines, the share fits trees whose nodes differ in size by orders of magnitude.
+    /// Guesses only decide which calls run early, never a result.
+    fn likely_success(&self, guide: Guide) -> bool {
+        let fits = |t: f64| {
+            self.recent
+                .iter()
+                .filter(|&&(g, v)| (g.removed < t) == v)
+                .count()
+        };
         let mut best = PRIOR_THRESHOLD;
         for t in THRESHOLDS {
-            let (s, b) = (score(t), score(best));
+            let (s, b) = (fits(t), fits(best));
             if s > b || (s == b && (t - PRIOR_THRESHOLD).abs() < (best - PRIOR_THRESHOLD).abs()) {
                 best = t;
             }
         }
-        removed < best
+        let by_share = |g: Guide| g.removed < best;
+        let by_chance = |g: Guide| match g.chance {
+            Some(p) if (p - 0.5).abs() > CHANCE_MARGIN => p > 0.5,
+            _ => by_share(g),
+        };
+        let score = |guess: &dyn Fn(Guide) -> bool| {
+            self.recent.iter().filter(|&&(g, v)| guess(g) == v).count()
+        };
+        if score(&by_chance) >= score(&by_share) {
+            by_chance(guide)
+        } else {
+            by_share(guide)
+        }
     }
 
     /// The verdict on a candidate when it is known without the oracle: from the cache, or

@@ -69,6 +69,8 @@ pub struct Gbs {
     run: [usize; 2],
     allow_empty: bool,
     pending: Option<Pending>,
+    /// The model's chance that the pending proposal is interesting (see [`Gbs::chance`]).
+    chance: Option<f64>,
 }
 
 impl Gbs {
@@ -85,6 +87,7 @@ impl Gbs {
             run: [0, 0],
             allow_empty,
             pending: None,
+            chance: None,
         }
     }
 
@@ -109,6 +112,20 @@ impl Gbs {
             k = k.min(power_of_two_at_most(self.run[side] + 1));
         }
         k
+    }
+
+    /// The chance that `k` pool items hold no needed one, each being needed with the
+    /// share of needed items among those resolved so far (smoothed; before any verdict,
+    /// one needed item in the pool, as [`Gbs::block_size`] assumes).
+    fn block_chance(&self, k: usize) -> f64 {
+        let found = self.needed.len() as f64;
+        let q = if self.needed.is_empty() && self.removed == 0 {
+            1.0 / self.pool.len().max(1) as f64
+        } else {
+            (found + 0.5) / (found + self.removed as f64 + 1.0)
+        };
+        let k = i32::try_from(k).unwrap_or(i32::MAX);
+        (1.0 - q).powi(k)
     }
 
     /// The positions of `len` items taken from the current side of a sequence of `total`.
@@ -149,6 +166,9 @@ impl Strategy for Gbs {
             }
             if !self.group.is_empty() {
                 let half = self.take_range(self.group.len(), self.group.len() / 2);
+                // One needed item, as likely anywhere in the group: it is in the other part.
+                let g = self.group.len();
+                self.chance = Some((g - half.len()) as f64 / g as f64);
                 let mut items = self.group[half].to_vec();
                 items.sort_unstable();
                 self.pending = Some(Pending::Half);
@@ -168,6 +188,7 @@ impl Strategy for Gbs {
             }
             let mut items: Vec<usize> = self.pool.range(range).copied().collect();
             items.sort_unstable();
+            self.chance = Some(self.block_chance(k));
             self.pending = Some(Pending::Block(k));
             return Some(items);
         }
@@ -227,5 +248,9 @@ impl Strategy for Gbs {
 
     fn clone_box(&self) -> Box<dyn Strategy> {
         Box::new(self.clone())
+    }
+
+    fn chance(&self) -> Option<f64> {
+        self.chance
     }
 }

@@ -53,6 +53,12 @@ pub trait Strategy {
     fn kept(&self) -> Vec<usize>;
     /// A copy in the same state; the parallel evaluator explores ahead on copies.
     fn clone_box(&self) -> Box<dyn Strategy>;
+    /// The strategy's own estimate of the chance that the candidate `next` returned last
+    /// is interesting, from its model of where the needed items are; `None` without one.
+    /// It only guides speculation (which calls run early), never a result.
+    fn chance(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// `items` in ascending order: what every strategy's [`Strategy::kept`] returns.
