@@ -53,7 +53,8 @@ pub struct DriverOptions {
     pub grouping: Grouping,
     /// Oracle calls in flight at once.
     pub jobs: usize,
-    /// Where every improvement is written.
+    /// Where every improvement is written (a list's improvements judged without a parse
+    /// once the list ends and a parse confirms them).
     pub output: PathBuf,
     /// Print progress lines on stderr.
     pub verbose: bool,
@@ -160,12 +161,15 @@ pub struct Driver<'a> {
     pass_name: String,
     /// Number of accepted candidates so far: a cheap "has the text changed" check.
     accepted: usize,
-    /// A tree of the current text made already (by the parse that confirmed an accepted
-    /// candidate, or by the start-up checks), for the next pass to take instead of
-    /// parsing again.
+    /// A tree of a text made already (by the parse that confirmed a list's text, by the
+    /// prefetch of the next list's first candidate, or by the start-up checks), for the
+    /// next pass to take instead of parsing again when it is the current text's.
     ready: Option<(u128, Tree)>,
     /// Wall time of the oracle calls answered so far (not cancelled), and their number.
     oracle_time: (Duration, u32),
+    /// How many times a list's text did not parse and was rolled back (see
+    /// [`Driver::verify`]).
+    rollbacks: usize,
     /// Texts whose verdicts were counted as waste when a wrong guess discarded them; the
     /// cache keeps the verdicts, and one used after all is taken off the waste.
     discarded: BTreeSet<u128>,
@@ -190,8 +194,11 @@ struct Slot {
     /// True when the oracle was asked (not a cache hit or rejection).
     asked: bool,
     /// True when no parse has confirmed the candidate (a cheap check or the cache judged
-    /// it); it is parsed before it is kept.
+    /// it); the text a list keeps is parsed when the list ends (see `Driver::verify`).
     unparsed: bool,
+    /// Its verdict is a discarded one, counted as waste, that the cache kept: used now, it
+    /// is taken off the waste when the strategy takes it.
+    reuses_waste: bool,
     /// What its guess goes by (nothing when its verdict was known).
     guide: Guide,
 }
@@ -207,8 +214,9 @@ struct Guide {
 
 /// What is known of a candidate before the oracle.
 enum Prejudged {
-    /// Its verdict (from the cache, or `false` when it does not parse).
-    Known(bool),
+    /// Its verdict (from the cache, or `false` when it does not parse); `reuses_waste`
+    /// when the cache had it from a call discarded as waste.
+    Known { verdict: bool, reuses_waste: bool },
     /// It is valid; `parsed` when a parse says so rather than a cheaper check. With the
     /// text's cache key.
     Valid { parsed: bool, text_key: u128 },
@@ -305,6 +313,7 @@ impl<'a> Driver<'a> {
             ready: None,
             oracle_time: (Duration::ZERO, 0),
             discarded: BTreeSet::new(),
+            rollbacks: 0,
             stats,
         }
     }
@@ -410,7 +419,9 @@ impl<'a> Driver<'a> {
     /// A depth whose list ran to its end with nothing accepted since is not run again: the
     /// strategy left that list 1-minimal against the very text the next round would test,
     /// so a new pass over it could only repeat what it already knows (on a one-level
-    /// format such as lines this is the whole second round).
+    /// format such as lines this is the whole second round). A list whose text was rolled
+    /// back (see [`Driver::verify`]) lost removals it had found: its depth is not settled,
+    /// and the round counts as a change.
     fn hdd(&mut self) -> Result<()> {
         let mut round = 0;
         // For each depth, the number of accepted texts when its last pass ended.
@@ -418,6 +429,7 @@ impl<'a> Driver<'a> {
         loop {
             round += 1;
             let before = self.current.len();
+            let rollbacks = self.rollbacks;
             let mut depth = 1;
             // Re-parse only after a change; index nodes by depth once per parse, so a
             // deep tree costs linear work per round, not quadratic. A tree holds the
@@ -450,12 +462,13 @@ impl<'a> Driver<'a> {
                 }
                 if settled[at] != Some(self.accepted) {
                     let lists = self.lists(tree, nodes);
+                    let rolled_back = self.rollbacks;
                     self.delete_pass(tree, &lists, depth, round)?;
-                    settled[at] = Some(self.accepted);
+                    settled[at] = (self.rollbacks == rolled_back).then_some(self.accepted);
                 }
                 depth += 1;
             }
-            if self.current.len() == before {
+            if self.current.len() == before && self.rollbacks == rollbacks {
                 return Ok(());
             }
         }
@@ -640,7 +653,9 @@ impl<'a> Driver<'a> {
     /// verdicts. The strategy still receives the real verdicts in proposal order, so the
     /// result does not depend on `jobs`; a wrong guess only cancels the calls after it.
     /// When the strategy has nothing more to propose but calls still run, a free job tests
-    /// the first candidate of the list that follows (see [`Following`]).
+    /// the first candidate of the list that follows (see [`Following`]). The edits kept go
+    /// to `committed`; should the list's text not parse when it ends, those kept since the
+    /// last parsed text are taken off again (see [`Driver::verify`]).
     fn run_list(&mut self, base: &str, committed: &mut Vec<Edit>, list: List) -> Result<()> {
         let List {
             items,
@@ -675,6 +690,9 @@ impl<'a> Driver<'a> {
                 let Some(slot) = window.pop_front() else {
                     break;
                 };
+                if slot.reuses_waste && self.discarded.remove(&key(&slot.text)) {
+                    self.stats.wasted -= 1;
+                }
                 self.trace(&slot, verdict);
                 let proposed = strategy.next();
                 debug_assert_eq!(proposed.as_ref(), Some(&slot.chosen));
@@ -750,13 +768,18 @@ impl<'a> Driver<'a> {
                         self.stats.candidates += 1;
                         self.stats.overhead += built.elapsed();
                         let slot = match judged {
-                            Prejudged::Known(verdict) => Slot {
+                            Prejudged::Known {
+                                verdict,
+                                reuses_waste,
+                            } => Slot {
                                 chosen,
                                 text,
                                 state: SlotState::Done(verdict),
                                 assumed: verdict,
                                 asked: false,
-                                unparsed: deletions,
+                                // A verdict from the cache never vouches for a parse.
+                                unparsed: true,
+                                reuses_waste,
                                 guide: Guide::default(),
                             },
                             Prejudged::Valid { parsed, text_key } => {
@@ -824,7 +847,8 @@ impl<'a> Driver<'a> {
             },
             None => Ok(()),
         };
-        result.and(verified)
+        // A failed write of the verified text matters more than an interrupt.
+        verified.and(result)
     }
 
     /// Parses the current text, kept on cheap checks only, before it is written: the
@@ -867,6 +891,7 @@ impl<'a> Driver<'a> {
                 self.cache.insert(text_key, false);
                 self.current = fallback;
                 self.accepted += 1;
+                self.rollbacks += 1;
                 if let Some(progress) = &self.progress {
                     progress.update(self.current.len(), &self.pass_name);
                 }
@@ -903,8 +928,8 @@ impl<'a> Driver<'a> {
         self.options.strategy.build(n, &options)
     }
 
-    /// A window slot for a candidate the oracle must judge: the prefetched call on the same
-    /// text when there is one, else a new call.
+    /// A window slot for a candidate the oracle must judge: the call of a slot in `window`
+    /// on the same text, else the prefetched call on it, else a new call.
     fn ask(
         &mut self,
         chosen: Vec<usize>,
@@ -924,6 +949,7 @@ impl<'a> Driver<'a> {
                 assumed: twin.assumed,
                 asked: false,
                 unparsed: true,
+                reuses_waste: false,
                 guide,
                 text,
             };
@@ -957,6 +983,7 @@ impl<'a> Driver<'a> {
             assumed,
             asked: true,
             unparsed: true,
+            reuses_waste: false,
             guide,
         }
     }
@@ -1183,10 +1210,11 @@ impl<'a> Driver<'a> {
         let text_key = key(text);
         if let Some(&verdict) = self.cache.get(&text_key) {
             self.stats.cache_hits += 1;
-            if self.discarded.remove(&text_key) {
-                self.stats.wasted -= 1;
-            }
-            return Prejudged::Known(verdict);
+            let reuses_waste = self.discarded.contains(&text_key);
+            return Prejudged::Known {
+                verdict,
+                reuses_waste,
+            };
         }
         let cheap = if deletions {
             self.frontend.deletions_stay_valid(base, text)
@@ -1200,7 +1228,10 @@ impl<'a> Driver<'a> {
         if !valid {
             self.stats.rejected += 1;
             self.cache.insert(text_key, false);
-            return Prejudged::Known(false);
+            return Prejudged::Known {
+                verdict: false,
+                reuses_waste: false,
+            };
         }
         Prejudged::Valid { parsed, text_key }
     }

@@ -24,7 +24,7 @@ fn main() -> ExitCode {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             oracle::emergency_cleanup();
             eprintln!(
-                "treereduce: interrupted again; stopped at once; the output file, if any, holds the last accepted text"
+                "treereduce: interrupted again; stopped at once; the output file, if any, holds the last accepted text that a parse confirmed"
             );
             std::process::exit(EXIT_INTERRUPTED);
         }

@@ -62,8 +62,8 @@ pub trait Frontend {
     /// (their deletion spans) and units (see [`Frontend::units`]), when a check cheaper
     /// than a parse can: `Some(valid)`, or `None` to parse it. The driver parses the text a
     /// list kept on such verdicts before writing it, and undoes the list's removals since
-    /// the last parsed text when it does not parse: a wrong `Some(true)` costs oracle
-    /// calls, never an invalid output.
+    /// the last parsed text when it does not parse (another round finds them again): a
+    /// wrong `Some(true)` costs oracle calls, never an invalid output.
     fn deletions_stay_valid(&self, _base: &str, _candidate: &str) -> Option<bool> {
         None
     }
