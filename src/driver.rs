@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::frontend::Frontend;
+use crate::frontend::{Frontend, SyntaxError};
 use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::progress::Progress;
 use crate::reduce::{Strategy, StrategyKind, StrategyOptions};
@@ -128,6 +128,26 @@ type Cache = BTreeMap<u128, bool>;
 
 fn key(text: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(text.as_bytes())
+}
+
+/// The tree of `text` (whose key is `text_key`) down to `depth` at least (whole when
+/// `None`): the one in `ready` when it is that text's and deep enough (taken out of it),
+/// else a new parse.
+fn tree_of(
+    ready: &mut Option<(u128, Tree)>,
+    frontend: &dyn Frontend,
+    text: &str,
+    text_key: u128,
+    depth: Option<u32>,
+) -> std::result::Result<Tree, SyntaxError> {
+    let deep_enough = |tree: &Tree| depth.map_or(tree.limit().is_none(), |d| tree.holds(d));
+    if let Some((_, tree)) = ready.take_if(|(k, tree)| *k == text_key && deep_enough(tree)) {
+        return Ok(tree);
+    }
+    match depth {
+        Some(depth) => frontend.parse_to(text, depth),
+        None => frontend.parse(text),
+    }
 }
 
 /// The reduction state: the best text so far and the machinery to improve it.
@@ -355,20 +375,15 @@ impl<'a> Driver<'a> {
 
     /// The current text's tree, down to `depth` at least (whole when `None`).
     fn parse_current_to(&mut self, depth: Option<u32>) -> Result<Tree> {
-        if let Some((text_key, tree)) = self.ready.take() {
-            let deep_enough = match depth {
-                Some(depth) => tree.holds(depth),
-                None => tree.limit().is_none(),
-            };
-            if deep_enough && text_key == key(&self.current) {
-                return Ok(tree);
-            }
-        }
-        let parsed = match depth {
-            Some(depth) => self.frontend.parse_to(&self.current, depth),
-            None => self.frontend.parse(&self.current),
-        };
-        parsed.map_err(|e| {
+        let text_key = key(&self.current);
+        tree_of(
+            &mut self.ready,
+            self.frontend,
+            &self.current,
+            text_key,
+            depth,
+        )
+        .map_err(|e| {
             Error::Usage(format!(
                 "internal error: an accepted candidate no longer parses at {e}; please report this"
             ))
@@ -865,18 +880,14 @@ impl<'a> Driver<'a> {
             Following::Depth(depth) => Some(limit_for(depth)),
             _ => None,
         };
-        let deep_enough = |tree: &Tree| limit.map_or(tree.limit().is_none(), |l| tree.holds(l));
-        let parsed = match self
-            .ready
-            .take_if(|(k, tree)| *k == text_key && deep_enough(tree))
-        {
-            // The prefetch for the next list parsed this very text.
-            Some((_, tree)) => Ok(tree),
-            None => match limit {
-                Some(limit) => self.frontend.parse_to(&self.current, limit),
-                None => self.frontend.parse(&self.current),
-            },
-        };
+        // The prefetch for the next list may have parsed this very text.
+        let parsed = tree_of(
+            &mut self.ready,
+            self.frontend,
+            &self.current,
+            text_key,
+            limit,
+        );
         self.stats.overhead += checked.elapsed();
         match parsed {
             Ok(tree) => {
@@ -1113,14 +1124,8 @@ impl<'a> Driver<'a> {
             Following::Depth(depth) => {
                 let text = render(base, edits);
                 let text_key = key(&text);
-                let limit = limit_for(depth);
-                let tree = match self
-                    .ready
-                    .take_if(|(k, tree)| *k == text_key && tree.holds(limit))
-                {
-                    Some((_, tree)) => tree,
-                    None => self.frontend.parse_to(&text, limit).ok()?,
-                };
+                let limit = Some(limit_for(depth));
+                let tree = tree_of(&mut self.ready, self.frontend, &text, text_key, limit).ok()?;
                 // As in `hdd`: the first depth from here with something to delete.
                 let items = tree
                     .depth_index()
@@ -1145,13 +1150,7 @@ impl<'a> Driver<'a> {
         let mut all = before;
         all.extend(chosen.iter().flat_map(|&i| &items[i]));
         let text = render(&start, &all);
-        let cheap_verdict = if deletions_only {
-            self.frontend.deletions_stay_valid(&start, &text)
-        } else {
-            None
-        };
-        let valid =
-            cheap_verdict.unwrap_or_else(|| self.frontend.is_valid_edited(&start, &all, &text));
+        let (valid, _) = self.check(&text, &start, &all, deletions_only);
         valid.then_some(text)
     }
 
@@ -1174,12 +1173,11 @@ impl<'a> Driver<'a> {
     /// fits lines, the share fits trees whose nodes differ in size by orders of magnitude.
     /// Guesses only decide which calls run early, never a result.
     fn likely_success(&self, guide: Guide) -> bool {
-        let fits = |t: f64| {
-            self.recent
-                .iter()
-                .filter(|&&(g, v)| (g.removed < t) == v)
-                .count()
+        // How many of the recent verdicts `guess` would have guessed right.
+        let score = |guess: &dyn Fn(Guide) -> bool| {
+            self.recent.iter().filter(|&&(g, v)| guess(g) == v).count()
         };
+        let fits = |t: f64| score(&|g: Guide| g.removed < t);
         let mut best = PRIOR_THRESHOLD;
         for t in THRESHOLDS {
             let (s, b) = (fits(t), fits(best));
@@ -1191,9 +1189,6 @@ impl<'a> Driver<'a> {
         let by_chance = |g: Guide| match g.chance {
             Some(p) if (p - 0.5).abs() > CHANCE_MARGIN => p > 0.5,
             _ => by_share(g),
-        };
-        let score = |guess: &dyn Fn(Guide) -> bool| {
-            self.recent.iter().filter(|&&(g, v)| guess(g) == v).count()
         };
         if score(&by_chance) >= score(&by_share) {
             by_chance(guide)
@@ -1216,15 +1211,7 @@ impl<'a> Driver<'a> {
                 reuses_waste,
             };
         }
-        let cheap = if deletions {
-            self.frontend.deletions_stay_valid(base, text)
-        } else {
-            None
-        };
-        let (valid, parsed) = match cheap {
-            Some(valid) => (valid, false),
-            None => (self.frontend.is_valid_edited(base, edits, text), true),
-        };
+        let (valid, parsed) = self.check(text, base, edits, deletions);
         if !valid {
             self.stats.rejected += 1;
             self.cache.insert(text_key, false);
@@ -1234,6 +1221,21 @@ impl<'a> Driver<'a> {
             };
         }
         Prejudged::Valid { parsed, text_key }
+    }
+
+    /// Whether `text`, which is `base` with `edits`, parses, and whether a parse said so:
+    /// when `deletions` says the edits only delete nodes or units, the front end's cheaper
+    /// check may decide; otherwise (or when it declines) it re-parses from `base`.
+    fn check(&self, text: &str, base: &str, edits: &[&Edit], deletions: bool) -> (bool, bool) {
+        let cheap = if deletions {
+            self.frontend.deletions_stay_valid(base, text)
+        } else {
+            None
+        };
+        match cheap {
+            Some(valid) => (valid, false),
+            None => (self.frontend.is_valid_edited(base, edits, text), true),
+        }
     }
 
     /// Prints a candidate's fate: its verdict, and whether the oracle was asked (with the

@@ -169,10 +169,8 @@ impl Strategy for Gbs {
                 // One needed item, as likely anywhere in the group: it is in the other part.
                 let g = self.group.len();
                 self.chance = Some((g - half.len()) as f64 / g as f64);
-                let mut items = self.group[half].to_vec();
-                items.sort_unstable();
                 self.pending = Some(Pending::Half);
-                return Some(items);
+                return Some(sorted(self.group[half].to_vec()));
             }
             if self.pool.is_empty() {
                 return None;
@@ -186,11 +184,9 @@ impl Strategy for Gbs {
                 self.search_gap = 0;
                 continue;
             }
-            let mut items: Vec<usize> = self.pool.range(range).copied().collect();
-            items.sort_unstable();
             self.chance = Some(self.block_chance(k));
             self.pending = Some(Pending::Block(k));
-            return Some(items);
+            return Some(sorted(self.pool.range(range).copied().collect()));
         }
     }
 

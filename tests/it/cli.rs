@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn treereduce(dir: &Path, args: &[&str]) -> Output {
+/// Runs the binary in `dir` with `args`.
+pub fn treereduce(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_treereduce"))
         .current_dir(dir)
         .args(args)
@@ -121,24 +122,18 @@ fn default_output_beside_input_and_placeholder_argument() {
 fn html_pages_reduce_as_xml_when_well_formed_and_as_lines_otherwise() {
     let dir = tempfile::tempdir().unwrap();
     script(dir.path(), "t.sh", "grep -q keep \"$1\"");
+    // Reduces `page` saved as `<stem>.html`; returns the result.
+    let reduce = |stem: &str, page: &str| {
+        let name = format!("{stem}.html");
+        std::fs::write(dir.path().join(&name), page).unwrap();
+        let out = treereduce(dir.path(), &[&name, "./t.sh", "-q", "-j", "1"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        std::fs::read_to_string(dir.path().join(format!("{stem}.reduced.html"))).unwrap()
+    };
     // Well-formed XHTML saved as .html: reduced as a tree, so the result is the element.
-    std::fs::write(
-        dir.path().join("x.html"),
-        "<html>\n<body>\n<p>drop</p>\n<p class=\"keep\">text</p>\n</body>\n</html>\n",
-    )
-    .unwrap();
-    let out = treereduce(dir.path(), &["x.html", "./t.sh", "-q", "-j", "1"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let result = std::fs::read_to_string(dir.path().join("x.reduced.html")).unwrap();
-    assert_eq!(result, "<p class=\"keep\"/>");
+    let xhtml = "<html>\n<body>\n<p>drop</p>\n<p class=\"keep\">text</p>\n</body>\n</html>\n";
+    assert_eq!(reduce("x", xhtml), "<p class=\"keep\"/>");
     // Tag soup is not XML: reduced by lines, which keeps the one line the test needs.
-    std::fs::write(
-        dir.path().join("y.html"),
-        "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n",
-    )
-    .unwrap();
-    let out = treereduce(dir.path(), &["y.html", "./t.sh", "-q", "-j", "1"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let result = std::fs::read_to_string(dir.path().join("y.reduced.html")).unwrap();
-    assert_eq!(result, "<p class=\"keep\">text\n");
+    let soup = "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n";
+    assert_eq!(reduce("y", soup), "<p class=\"keep\">text\n");
 }

@@ -31,20 +31,29 @@ fn check_text(format: Format, text: &str) -> usize {
     checked
 }
 
-#[test]
-fn every_fixture_round_trips_and_every_deletion_parses() {
+/// Every file of every fixture case (`fixtures/<format>/<case>/<file>`), with its name.
+fn fixture_files() -> Vec<(std::path::PathBuf, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut checked = 0;
+    let mut files = Vec::new();
     for format in std::fs::read_dir(root).unwrap() {
         for case in std::fs::read_dir(format.unwrap().path()).unwrap() {
             for file in std::fs::read_dir(case.unwrap().path()).unwrap() {
                 let path = file.unwrap().path();
                 let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                if name.starts_with("input.") || name.starts_with("expected.") {
-                    let text = std::fs::read_to_string(&path).unwrap();
-                    checked += check_text(Format::from_path(&path), &text);
-                }
+                files.push((path, name));
             }
+        }
+    }
+    files
+}
+
+#[test]
+fn every_fixture_round_trips_and_every_deletion_parses() {
+    let mut checked = 0;
+    for (path, name) in fixture_files() {
+        if name.starts_with("input.") || name.starts_with("expected.") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            checked += check_text(Format::from_path(&path), &text);
         }
     }
     assert!(checked > 50, "only {checked} deletions checked");
@@ -79,35 +88,28 @@ fn shapes(tree: &treereduce::tree::Tree, deepest: u32) -> Vec<Shape> {
 /// exactly the top of the whole tree, and says that it was cut whenever it was.
 #[test]
 fn a_tree_built_to_a_depth_is_the_top_of_the_whole_tree() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut cut = 0;
-    for format in std::fs::read_dir(root).unwrap() {
-        for case in std::fs::read_dir(format.unwrap().path()).unwrap() {
-            for file in std::fs::read_dir(case.unwrap().path()).unwrap() {
-                let path = file.unwrap().path();
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                if !name.starts_with("input.") {
-                    continue;
+    for (path, name) in fixture_files() {
+        if !name.starts_with("input.") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let frontend = Format::from_path(&path).frontend();
+        let whole = frontend.parse(&text).unwrap();
+        assert_eq!(whole.limit(), None);
+        for depth in 0..=whole.max_depth() + 1 {
+            let top = frontend.parse_to(&text, depth).unwrap();
+            assert_eq!(
+                shapes(&top, depth),
+                shapes(&whole, depth),
+                "{name} at {depth}"
+            );
+            match top.limit() {
+                Some(limit) => {
+                    assert_eq!(limit, depth);
+                    cut += 1;
                 }
-                let text = std::fs::read_to_string(&path).unwrap();
-                let frontend = Format::from_path(&path).frontend();
-                let whole = frontend.parse(&text).unwrap();
-                assert_eq!(whole.limit(), None);
-                for depth in 0..=whole.max_depth() + 1 {
-                    let top = frontend.parse_to(&text, depth).unwrap();
-                    assert_eq!(
-                        shapes(&top, depth),
-                        shapes(&whole, depth),
-                        "{name} at {depth}"
-                    );
-                    match top.limit() {
-                        Some(limit) => {
-                            assert_eq!(limit, depth);
-                            cut += 1;
-                        }
-                        None => assert_eq!(shapes(&top, u32::MAX), shapes(&whole, u32::MAX)),
-                    }
-                }
+                None => assert_eq!(shapes(&top, u32::MAX), shapes(&whole, u32::MAX)),
             }
         }
     }

@@ -11,7 +11,7 @@ use treereduce::frontend::Format;
 use treereduce::render::render;
 use treereduce::tree::Edit;
 
-use crate::cli::script;
+use crate::cli::{script, treereduce};
 
 /// Offered edits of one text and how they fared.
 #[derive(Debug, Default)]
@@ -160,14 +160,6 @@ fn the_benchmark_input_round_trips_when_present() {
     );
     assert!(t.deletions > 300);
     assert!(t.rejected.len() * 100 <= t.alternatives * 3);
-}
-
-fn treereduce(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_treereduce"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn accept_all(dir: &Path) {
