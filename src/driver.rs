@@ -132,21 +132,24 @@ fn key(text: &str) -> u128 {
 
 /// The tree of `text` (whose key is `text_key`) down to `depth` at least (whole when
 /// `None`): the one in `ready` when it is that text's and deep enough (taken out of it),
-/// else a new parse.
+/// else a new parse, from the parse of a valid `base` when `text` is known as `base` with
+/// some edits.
 fn tree_of(
     ready: &mut Option<(u128, Tree)>,
     frontend: &dyn Frontend,
     text: &str,
     text_key: u128,
     depth: Option<u32>,
+    from: Option<(&str, &[&Edit])>,
 ) -> std::result::Result<Tree, SyntaxError> {
     let deep_enough = |tree: &Tree| depth.map_or(tree.limit().is_none(), |d| tree.holds(d));
     if let Some((_, tree)) = ready.take_if(|(k, tree)| *k == text_key && deep_enough(tree)) {
         return Ok(tree);
     }
-    match depth {
-        Some(depth) => frontend.parse_to(text, depth),
-        None => frontend.parse(text),
+    match (depth, from) {
+        (depth, Some((base, edits))) => frontend.parse_edited_to(base, edits, text, depth),
+        (Some(depth), None) => frontend.parse_to(text, depth),
+        (None, None) => frontend.parse(text),
     }
 }
 
@@ -193,6 +196,10 @@ pub struct Driver<'a> {
     /// Texts whose verdicts were counted as waste when a wrong guess discarded them; the
     /// cache keeps the verdicts, and one used after all is taken off the waste.
     discarded: BTreeSet<u128>,
+    /// The test found a blank document (nothing but whitespace, such as the smallest
+    /// JavaScript or lines document) not interesting: every blank text is that same empty
+    /// document, whichever line breaks the deletions happened to leave.
+    blank_is_boring: bool,
     /// Run figures.
     pub stats: Stats,
 }
@@ -333,6 +340,7 @@ impl<'a> Driver<'a> {
             ready: None,
             oracle_time: (Duration::ZERO, 0),
             discarded: BTreeSet::new(),
+            blank_is_boring: false,
             rollbacks: 0,
             stats,
         }
@@ -362,6 +370,9 @@ impl<'a> Driver<'a> {
     /// Records a verdict learned elsewhere (the start-up checks), so it is never asked again.
     pub fn remember(&mut self, text: &str, interesting: bool) {
         self.cache.insert(key(text), interesting);
+        if !interesting && text.trim().is_empty() {
+            self.blank_is_boring = true;
+        }
     }
 
     /// The best text so far.
@@ -382,6 +393,7 @@ impl<'a> Driver<'a> {
             &self.current,
             text_key,
             depth,
+            None,
         )
         .map_err(|e| {
             Error::Usage(format!(
@@ -852,7 +864,7 @@ impl<'a> Driver<'a> {
         };
         cancel_all(&window);
         let verified = match unverified {
-            Some((fallback, before)) => match self.verify(fallback, following) {
+            Some((fallback, before)) => match self.verify(base, committed, fallback, following) {
                 Ok(true) => Ok(()),
                 Ok(false) => {
                     committed.truncate(before);
@@ -869,46 +881,61 @@ impl<'a> Driver<'a> {
     /// Parses the current text, kept on cheap checks only, before it is written: the
     /// output is always a text that parses, whatever a cheap check missed. One parse per
     /// list rather than per accepted candidate (a list that keeps removing from a large
-    /// page accepts several large texts in a row). The tree is kept for the pass that
-    /// follows, as deep as a deletion pass needs. Should the parse fail, the current text
-    /// goes back to `fallback`, the last one a parse confirmed (on disk already), and
-    /// `Ok(false)` tells the caller to drop the edits kept since.
-    fn verify(&mut self, fallback: String, following: Following) -> Result<bool> {
+    /// page accepts several large texts in a row), from the parse of `base` (the current
+    /// text is `base` with `committed`) where the front end re-parses incrementally. When
+    /// a deletion pass follows, its tree is kept for it, built as deep as it needs.
+    /// Should the parse fail, the current text goes back to `fallback`, the last one a
+    /// parse confirmed (on disk already), and `Ok(false)` tells the caller to drop the
+    /// edits kept since.
+    fn verify(
+        &mut self,
+        base: &str,
+        committed: &[Edit],
+        fallback: String,
+        following: Following,
+    ) -> Result<bool> {
         let checked = Instant::now();
         let text_key = key(&self.current);
+        let edits: Vec<&Edit> = committed.iter().collect();
         let limit = match following {
-            Following::Depth(depth) => Some(limit_for(depth)),
-            _ => None,
+            // The next list starts from this text again: only whether it parses matters.
+            Following::List { .. } => None,
+            Following::Depth(depth) => Some(Some(limit_for(depth))),
+            Following::Rewrite(_) | Following::Unknown => Some(None),
         };
-        // The prefetch for the next list may have parsed this very text.
-        let parsed = tree_of(
-            &mut self.ready,
-            self.frontend,
-            &self.current,
-            text_key,
-            limit,
-        );
+        let valid = match limit {
+            None => self.frontend.is_valid_edited(base, &edits, &self.current),
+            Some(limit) => {
+                // The prefetch for the next list may have parsed this very text.
+                let parsed = tree_of(
+                    &mut self.ready,
+                    self.frontend,
+                    &self.current,
+                    text_key,
+                    limit,
+                    Some((base, &edits)),
+                );
+                parsed
+                    .map(|tree| self.ready = Some((text_key, tree)))
+                    .is_ok()
+            }
+        };
         self.stats.overhead += checked.elapsed();
-        match parsed {
-            Ok(tree) => {
-                self.ready = Some((text_key, tree));
-                let started = Instant::now();
-                output::write_atomic(&self.options.output, &self.current)?;
-                self.stats.overhead += started.elapsed();
-                Ok(true)
-            }
-            Err(_) => {
-                self.stats.rejected += 1;
-                self.cache.insert(text_key, false);
-                self.current = fallback;
-                self.accepted += 1;
-                self.rollbacks += 1;
-                if let Some(progress) = &self.progress {
-                    progress.update(self.current.len(), &self.pass_name);
-                }
-                Ok(false)
-            }
+        if valid {
+            let started = Instant::now();
+            output::write_atomic(&self.options.output, &self.current)?;
+            self.stats.overhead += started.elapsed();
+            return Ok(true);
         }
+        self.stats.rejected += 1;
+        self.cache.insert(text_key, false);
+        self.current = fallback;
+        self.accepted += 1;
+        self.rollbacks += 1;
+        if let Some(progress) = &self.progress {
+            progress.update(self.current.len(), &self.pass_name);
+        }
+        Ok(false)
     }
 
     /// How many oracle calls may run at once. Speculation only pays while the oracle is
@@ -1125,7 +1152,9 @@ impl<'a> Driver<'a> {
                 let text = render(base, edits);
                 let text_key = key(&text);
                 let limit = Some(limit_for(depth));
-                let tree = tree_of(&mut self.ready, self.frontend, &text, text_key, limit).ok()?;
+                let from = Some((base, edits));
+                let tree =
+                    tree_of(&mut self.ready, self.frontend, &text, text_key, limit, from).ok()?;
                 // As in `hdd`: the first depth from here with something to delete.
                 let items = tree
                     .depth_index()
@@ -1203,6 +1232,9 @@ impl<'a> Driver<'a> {
     /// decide, and otherwise the front end may re-parse incrementally from `base`.
     fn prejudge(&mut self, text: &str, base: &str, edits: &[&Edit], deletions: bool) -> Prejudged {
         let text_key = key(text);
+        if self.blank_is_boring && text.trim().is_empty() {
+            self.cache.insert(text_key, false);
+        }
         if let Some(&verdict) = self.cache.get(&text_key) {
             self.stats.cache_hits += 1;
             let reuses_waste = self.discarded.contains(&text_key);
@@ -1228,7 +1260,7 @@ impl<'a> Driver<'a> {
     /// check may decide; otherwise (or when it declines) it re-parses from `base`.
     fn check(&self, text: &str, base: &str, edits: &[&Edit], deletions: bool) -> (bool, bool) {
         let cheap = if deletions {
-            self.frontend.deletions_stay_valid(base, text)
+            self.frontend.deletions_stay_valid(base, edits, text)
         } else {
             None
         };

@@ -316,6 +316,8 @@ impl<'a> StartupChecks<'a> {
                 };
                 let mut driver = new_driver(start, std::mem::take(stats));
                 if !trivial.interesting {
+                    // Known before the prefetch, which may well build that very text.
+                    driver.remember(smallest, false);
                     driver.prefetch_start();
                 }
                 let second = self.ask(&oracle, &mut driver.stats, self.original);

@@ -40,8 +40,22 @@ impl Frontend for JavaScript {
         GRAMMAR.is_valid(text)
     }
 
+    fn parse_edited_to(
+        &self,
+        base: &str,
+        edits: &[&Edit],
+        text: &str,
+        depth: Option<u32>,
+    ) -> Result<Tree, SyntaxError> {
+        GRAMMAR.parse_edited_to(base, edits, text, depth)
+    }
+
     fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
         GRAMMAR.is_valid_edited(base, edits, candidate)
+    }
+
+    fn deletions_stay_valid(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
+        GRAMMAR.deletions_stay_valid(base, edits, candidate)
     }
 }
 

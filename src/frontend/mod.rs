@@ -45,6 +45,22 @@ pub trait Frontend {
         self.parse(text)
     }
 
+    /// [`Frontend::parse_to`] (or [`Frontend::parse`] when `depth` is `None`) for `text`,
+    /// which is the valid `base` with `edits` applied: front ends whose parsers re-parse
+    /// incrementally start from `base`'s parse. The default parses `text` afresh.
+    fn parse_edited_to(
+        &self,
+        _base: &str,
+        _edits: &[&Edit],
+        text: &str,
+        depth: Option<u32>,
+    ) -> Result<Tree, SyntaxError> {
+        match depth {
+            Some(depth) => self.parse_to(text, depth),
+            None => self.parse(text),
+        }
+    }
+
     /// True when `text` parses. The driver calls this on every candidate before it goes
     /// to the oracle; front ends may override it with something cheaper than `parse`.
     fn is_valid(&self, text: &str) -> bool {
@@ -58,13 +74,18 @@ pub trait Frontend {
         self.is_valid(candidate)
     }
 
-    /// Judges a candidate made from the valid text `base` only by deleting whole nodes
-    /// (their deletion spans) and units (see [`Frontend::units`]), when a check cheaper
-    /// than a parse can: `Some(valid)`, or `None` to parse it. The driver parses the text a
+    /// Judges `candidate`, made from the valid text `base` by `edits` that only delete
+    /// whole nodes (their deletion spans) and units (see [`Frontend::units`]), when a
+    /// check cheaper than a parse can: `Some(valid)`, or `None` to parse it. The driver parses the text a
     /// list kept on such verdicts before writing it, and undoes the list's removals since
     /// the last parsed text when it does not parse (another round finds them again): a
     /// wrong `Some(true)` costs oracle calls, never an invalid output.
-    fn deletions_stay_valid(&self, _base: &str, _candidate: &str) -> Option<bool> {
+    fn deletions_stay_valid(
+        &self,
+        _base: &str,
+        _edits: &[&Edit],
+        _candidate: &str,
+    ) -> Option<bool> {
         None
     }
 

@@ -22,6 +22,9 @@ struct Parsed {
     /// Byte offset of the start of every line of the text, made when the text is first
     /// used as a base.
     lines: Option<Vec<usize>>,
+    /// Deletion spans of the tree built from the text (see [`Grammar::build`]) whose
+    /// removal keeps it parsing, as far as [`Grammar::deletions_stay_valid`] goes on.
+    cheap: BTreeSet<(usize, usize)>,
 }
 
 impl Parsed {
@@ -43,16 +46,20 @@ impl Parsed {
 /// need not be parsed again for the next pass.
 const RECENT_TREES: usize = 16;
 
-/// The recent valid trees of this thread, newest last.
+/// The recent valid trees of this thread, the one used last at the back. A pass's base is
+/// looked up for every candidate, so it stays however many candidates it makes.
 #[derive(Default)]
 struct Recent(VecDeque<Parsed>);
 
 impl Recent {
     fn find(&mut self, language: &'static str, key: u128) -> Option<&mut Parsed> {
-        self.0
-            .iter_mut()
-            .rev()
-            .find(|p| p.key == key && p.language == language)
+        let at = self
+            .0
+            .iter()
+            .rposition(|p| p.key == key && p.language == language)?;
+        let found = self.0.remove(at)?;
+        self.0.push_back(found);
+        self.0.back_mut()
     }
 
     fn insert(&mut self, language: &'static str, key: u128, tree: tree_sitter::Tree) {
@@ -67,6 +74,7 @@ impl Recent {
             key,
             tree,
             lines: None,
+            cheap: BTreeSet::new(),
         });
     }
 }
@@ -131,6 +139,8 @@ struct ProfileFile {
     #[serde(default)]
     comments: Vec<String>,
     #[serde(default)]
+    joins: JoinsFile,
+    #[serde(default)]
     lists: BTreeMap<String, ListFile>,
     #[serde(default)]
     optional: Vec<OptionalFile>,
@@ -150,6 +160,15 @@ fn one() -> usize {
     1
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinsFile {
+    #[serde(default)]
+    continued_by: Vec<String>,
+    line_comment: Option<String>,
+    block_comment: Option<(String, String)>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ListFile {
@@ -162,6 +181,8 @@ struct ListFile {
     nonempty_after: Vec<String>,
     #[serde(default)]
     exact: bool,
+    #[serde(default)]
+    stays_valid: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -248,6 +269,57 @@ struct List {
     nonempty_after: Vec<String>,
     /// Delete exactly the item's bytes (template parts): whitespace there is content.
     exact: bool,
+    /// Any set of items may go without breaking the parse, but for what [`Joins`] says.
+    stays_valid: bool,
+}
+
+/// What may go wrong where text is joined over deleted items and comments of lists that
+/// otherwise stay valid (see [`Grammar::deletions_stay_valid`]).
+#[derive(Debug, Default)]
+struct Joins {
+    /// Tokens that may continue the item before a deletion when they begin the text after
+    /// it (a JavaScript statement without its `;` goes on with `(`).
+    continued_by: Vec<String>,
+    /// Where a line comment begins; it ends at the line break.
+    line_comment: Option<String>,
+    /// How a block comment begins and ends.
+    block_comment: Option<(String, String)>,
+}
+
+impl Joins {
+    /// True when the profile says how comments look, so that a deletion can be told from
+    /// the comment that may follow it.
+    fn knows_comments(&self) -> bool {
+        self.line_comment.is_some() || self.block_comment.is_some()
+    }
+
+    /// True when the text from `at` on, past spaces and comments, begins with one of the
+    /// tokens that may continue what stands before `at` (also when a comment never ends).
+    fn continued(&self, text: &str, at: usize) -> bool {
+        let mut rest = &text[at..];
+        loop {
+            rest = rest.trim_start();
+            if let Some(start) = self.line_comment.as_deref()
+                && let Some(after) = rest.strip_prefix(start)
+            {
+                rest = after.find('\n').map_or("", |end| &after[end..]);
+                continue;
+            }
+            if let Some((start, end)) = &self.block_comment
+                && let Some(after) = rest.strip_prefix(start.as_str())
+            {
+                match after.find(end.as_str()) {
+                    Some(at) => rest = &after[at + end.len()..],
+                    None => return true,
+                }
+                continue;
+            }
+            break;
+        }
+        self.continued_by
+            .iter()
+            .any(|t| rest.starts_with(t.as_str()))
+    }
 }
 
 /// A child that may be dropped, with what goes before it.
@@ -328,6 +400,7 @@ pub struct Grammar {
     /// Indexed by tree-sitter kind id.
     kinds: Vec<KindInfo>,
     lists: Vec<List>,
+    joins: Joins,
     optional: Vec<Optional>,
     replace: Vec<Replace>,
     categories: Vec<Category>,
@@ -489,7 +562,13 @@ impl Grammar {
                 min_items: l.min_items,
                 nonempty_after: l.nonempty_after.clone(),
                 exact: l.exact,
+                stays_valid: l.stays_valid,
             });
+            if l.stays_valid && (l.min_items > 0 || l.exact) {
+                return Err(format!(
+                    "{file}: list `{kind}` cannot stay valid: it keeps items or its bytes exactly"
+                ));
+            }
         }
         let mut optional = Vec::new();
         for o in &profile.optional {
@@ -605,6 +684,11 @@ impl Grammar {
             max_alternatives: profile.max_alternatives,
             kinds,
             lists,
+            joins: Joins {
+                continued_by: profile.joins.continued_by.clone(),
+                line_comment: profile.joins.line_comment.clone(),
+                block_comment: profile.joins.block_comment.clone(),
+            },
             optional,
             replace,
             categories,
@@ -752,6 +836,58 @@ impl Grammar {
         }
     }
 
+    /// Judges `candidate`, which is the valid `base` with `edits` that delete nodes,
+    /// without a parse when it can: `Some(true)` when every edit is the deletion of a
+    /// comment or of an item of a list that stays valid (as the tree built from `base` on
+    /// this thread offered them) and no text after a deletion begins with a token that may
+    /// continue the text before it; `None` otherwise.
+    pub fn deletions_stay_valid(
+        &self,
+        base: &str,
+        edits: &[&Edit],
+        candidate: &str,
+    ) -> Option<bool> {
+        if edits.is_empty() || edits.iter().any(|e| !e.is_deletion()) {
+            return None;
+        }
+        let base_key = Parsed::key(base);
+        let offered = RECENT.with(|cell| {
+            let mut recent = cell.borrow_mut();
+            let parsed = recent.find(self.name, base_key)?;
+            let all = edits
+                .iter()
+                .all(|e| parsed.cheap.contains(&(e.span.start, e.span.end)));
+            Some(all)
+        });
+        if offered != Some(true) {
+            return None;
+        }
+        // Where each deletion was, in the candidate.
+        let mut removed = 0;
+        for (span, _) in crate::render::splices(edits) {
+            let at = span.start - removed;
+            removed += span.len();
+            if self.joins.continued(candidate, at) {
+                return None;
+            }
+        }
+        Some(true)
+    }
+
+    /// [`Grammar::parse_to`] for `text`, which is the valid `base` with `edits`: the
+    /// tree-sitter tree comes from an incremental re-parse of `base`'s when that is at hand.
+    pub fn parse_edited_to(
+        &self,
+        base: &str,
+        edits: &[&Edit],
+        text: &str,
+        limit: Option<u32>,
+    ) -> Result<Tree, SyntaxError> {
+        // A valid text's tree joins the recent ones, where `parse_to` finds it.
+        self.is_valid_edited(base, edits, text);
+        self.parse_to(text, limit)
+    }
+
     /// Parses `text` into a tree of the nodes the profile gives edits for.
     pub fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
         self.parse_to(text, None)
@@ -762,7 +898,8 @@ impl Grammar {
     pub fn parse_to(&self, text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
         // The text is about to be the base of a pass; its tree stays among the recent ones
         // for the incremental checks of that pass's candidates.
-        let Some(ts) = self.tree_of(text, Parsed::key(text)) else {
+        let text_key = Parsed::key(text);
+        let Some(ts) = self.tree_of(text, text_key) else {
             return Err(SyntaxError {
                 line: 1,
                 column: 1,
@@ -773,10 +910,25 @@ impl Grammar {
         if root.has_error() {
             return Err(first_error(text, root));
         }
-        Ok(self.build(text, root, limit))
+        let mut cheap = Vec::new();
+        let tree = self.build(text, root, limit, &mut cheap);
+        RECENT.with(|cell| {
+            if let Some(parsed) = cell.borrow_mut().find(self.name, text_key) {
+                parsed.cheap.extend(cheap);
+            }
+        });
+        Ok(tree)
     }
 
-    fn build(&self, text: &str, root: TsNode, limit: Option<u32>) -> Tree {
+    /// The tree of the nodes the profile gives edits for, down to `limit`. The deletion
+    /// spans of comments and of the items of lists that stay valid go to `cheap`.
+    fn build(
+        &self,
+        text: &str,
+        root: TsNode,
+        limit: Option<u32>,
+        cheap: &mut Vec<(usize, usize)>,
+    ) -> Tree {
         struct Pending<'t> {
             node: TsNode<'t>,
             parent: NodeId,
@@ -826,16 +978,24 @@ impl Grammar {
                 continue;
             }
             let children = children(p.node, &mut cursor);
-            let (deletes, in_list) = self.child_deletes(text, p.node, parent, &children);
+            let (deletes, in_list, items_stay_valid) =
+                self.child_deletes(text, p.node, parent, &children);
             for (i, (child, field)) in children.iter().enumerate().rev() {
                 if !child.is_named() {
                     continue;
                 }
-                let delete = if self.info(*child).comment {
+                let comment = self.info(*child).comment;
+                let delete = if comment {
                     Some(item_span(text, child.start_byte(), child.end_byte()))
                 } else {
                     deletes[i].clone()
                 };
+                if let Some(span) = &delete
+                    && ((comment && self.joins.knows_comments())
+                        || (items_stay_valid && in_list[i]))
+                {
+                    cheap.push((span.start, span.end));
+                }
                 let mut leads = if child.start_byte() == p.node.start_byte() {
                     p.leads.clone()
                 } else {
@@ -858,16 +1018,18 @@ impl Grammar {
         tree
     }
 
-    /// The deletion span of each child (by index) and whether it is a list item.
+    /// The deletion span of each child (by index), whether it is a list item, and whether
+    /// any set of the items may go without breaking the parse (see [`List::stays_valid`]).
     fn child_deletes(
         &self,
         text: &str,
         node: TsNode,
         parent: Option<TsNode>,
         children: &[(TsNode, Option<&str>)],
-    ) -> (Vec<Option<Range<usize>>>, Vec<bool>) {
+    ) -> (Vec<Option<Range<usize>>>, Vec<bool>, bool) {
         let mut deletes = vec![None; children.len()];
         let mut in_list = vec![false; children.len()];
+        let mut stays_valid = false;
         let info = self.info(node);
         if let Some(list) = info.list.and_then(|i| self.lists.get(i)) {
             let items: Vec<usize> = (0..children.len())
@@ -899,6 +1061,7 @@ impl Grammar {
                     deletes[i] = Some(item_delete(text, list, children, &items, k));
                 }
             }
+            stays_valid = list.stays_valid && min_items == 0;
         }
         for rule in info.optional.iter().filter_map(|&i| self.optional.get(i)) {
             if let Some(req) = &rule.requires
@@ -945,7 +1108,7 @@ impl Grammar {
             }
             deletes[i] = Some(start..children[i].0.end_byte());
         }
-        (deletes, in_list)
+        (deletes, in_list, stays_valid)
     }
 
     /// Replacement texts for `node`, shortest first, each strictly shorter than the node.

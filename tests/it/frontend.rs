@@ -191,7 +191,12 @@ impl treereduce::frontend::Frontend for OverconfidentXml {
         treereduce::frontend::Xml.parse(text)
     }
 
-    fn deletions_stay_valid(&self, _base: &str, _candidate: &str) -> Option<bool> {
+    fn deletions_stay_valid(
+        &self,
+        _base: &str,
+        _edits: &[&Edit],
+        _candidate: &str,
+    ) -> Option<bool> {
         Some(true)
     }
 }

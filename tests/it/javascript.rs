@@ -208,6 +208,38 @@ fn format_js_applies_to_any_file_name() {
     }
 }
 
+/// Every blank text is the one empty document: once the test found the smallest document
+/// (a line break here) not interesting, a candidate that deletes everything but leaves a
+/// different blank text is not asked about, with one job or two (where the first
+/// prefetched candidate is that smallest document).
+#[test]
+fn a_blank_candidate_is_not_asked_again() {
+    for jobs in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("a.js"),
+            "/** c */\n;(function() {\n  var a = 1;\n  foo();\n}.call(this));\n",
+        )
+        .unwrap();
+        // Tests run in a folder of their own: the log goes beside the input.
+        let log = dir.path().join("blanks");
+        let body = format!(
+            "grep -q '[^[:space:]]' \"$1\" || echo blank >> '{}'\ngrep -q foo \"$1\"",
+            log.display()
+        );
+        script(dir.path(), "t.sh", &body);
+        let out = treereduce(
+            dir.path(),
+            &["a.js", "./t.sh", "-q", "-j", jobs, "-o", "out.js"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let blanks = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(blanks, "blank\n", "-j {jobs}");
+        let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+        assert_eq!(result, "foo;\n");
+    }
+}
+
 /// A sweep for profile rules: every offered edit of the file in `SWEEP_JS` (sampled to at
 /// most 3000 candidates, evenly) that tree-sitter accepts is compiled by V8; the ones V8
 /// refuses are printed. Run with
@@ -342,5 +374,134 @@ proptest! {
         let text: String = statements.into_iter().map(|(s, ws)| format!("{s}{ws}")).collect();
         let t = tally(&text);
         prop_assert!(t.rejected.len() * 10 <= t.alternatives.max(10), "{:?}", t.rejected);
+    }
+}
+
+/// Checks the cheap deletion verdicts on `text` against the parser: at every depth, a few
+/// sets of the deletions offered there (picked by the bits of `picks`) are judged by
+/// `deletions_stay_valid` and parsed. Returns how many it judged and how many it sent to
+/// the parser; panics when it calls a text valid that does not parse.
+fn cheap_verdicts_agree(text: &str, picks: &[u64]) -> (usize, usize) {
+    let frontend = Format::JavaScript.frontend();
+    let tree = frontend.parse(text).unwrap();
+    let (mut judged, mut declined) = (0, 0);
+    for depth in 1..=tree.max_depth() {
+        let edits: Vec<Edit> = tree
+            .ids()
+            .map(|id| tree.node(id))
+            .filter(|n| n.depth == depth)
+            .filter_map(|n| n.delete.clone().map(Edit::delete))
+            .collect();
+        for pick in picks {
+            let chosen: Vec<&Edit> = edits
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| pick.rotate_left(*i as u32) & 1 == 1)
+                .map(|(_, e)| e)
+                .collect();
+            if chosen.is_empty() {
+                continue;
+            }
+            let candidate = render(text, &chosen);
+            match frontend.deletions_stay_valid(text, &chosen, &candidate) {
+                Some(valid) => {
+                    judged += 1;
+                    assert_eq!(
+                        valid,
+                        frontend.is_valid(&candidate),
+                        "the cheap check is wrong on\n{candidate}\n(made from)\n{text}"
+                    );
+                }
+                None => declined += 1,
+            }
+        }
+    }
+    (judged, declined)
+}
+
+/// The cheap check only vouches for texts that parse, on the fixtures, and it does judge
+/// many candidates there (it leaves those that also delete optional parts to the parser);
+/// where a statement without its `;` would run on into the next
+/// one, it leaves the candidate to the parser (which rejects it).
+#[test]
+fn cheap_deletion_verdicts_agree_with_the_parser() {
+    let picks = [
+        u64::MAX,
+        0x5555_5555_5555_5555,
+        0x0f0f_0f0f_0f0f_0f0f,
+        0x8421_8421_8421_8421,
+    ];
+    let (mut judged, mut declined) = (0, 0);
+    for path in js_fixture_files() {
+        let (j, d) = cheap_verdicts_agree(&std::fs::read_to_string(&path).unwrap(), &picks);
+        judged += j;
+        declined += d;
+    }
+    assert!(judged > 50, "{judged} judged, {declined} parsed");
+    // `b` and then `/x/.test(s)` read as `b / x / .test(s)`, which does not parse.
+    let text = "let a = b\nfoo();\n/x/.test(s)\n";
+    let frontend = Format::JavaScript.frontend();
+    let tree = frontend.parse(text).unwrap();
+    let call = tree
+        .ids()
+        .map(|id| tree.node(id))
+        .find(|n| &text[n.span.clone()] == "foo();")
+        .and_then(|n| n.delete.clone())
+        .map(Edit::delete)
+        .unwrap();
+    let candidate = render(text, &[&call]);
+    assert_eq!(candidate, "let a = b\n/x/.test(s)\n");
+    assert!(!frontend.is_valid(&candidate));
+    assert_eq!(
+        frontend.deletions_stay_valid(text, &[&call], &candidate),
+        None
+    );
+    // Past a comment the same join is seen; a plain statement after it is fine.
+    let text = "let a = b\nfoo() // f\n/* g */ [1].map(h)\nbar()\n";
+    let (judged, declined) = cheap_verdicts_agree(text, &[0b1, 0b10, 0b11]);
+    assert!(
+        judged > 0 && declined > 0,
+        "{judged} judged, {declined} parsed"
+    );
+}
+
+/// Random statements, with and without their `;`, some of them beginning with a token that
+/// continues the statement before (`(`, `[`, a template, a regular expression, a sign).
+fn loose_statement() -> impl Strategy<Value = String> {
+    let start = prop_oneof![
+        Just("a"),
+        Just("(b)"),
+        Just("[c]"),
+        Just("`t`"),
+        Just("/r/.x"),
+        Just("-d"),
+        Just("+e"),
+        Just("++f"),
+        Just("g.h"),
+        Just("// c\n"),
+        Just("/* c */"),
+        Just("{ i }"),
+        Just("function j() {}"),
+        Just("class K { x = 1\n [y] = 2\n *z() {} }"),
+    ];
+    (start, prop::bool::ANY, "[ \n]{1,2}").prop_map(|(s, semi, ws)| {
+        let end = if semi && !s.ends_with('\n') { ";" } else { "" };
+        format!("{s}{end}{ws}")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn cheap_verdicts_agree_on_random_joins(
+        statements in proptest::collection::vec(loose_statement(), 1..8),
+        picks in proptest::collection::vec(any::<u64>(), 4),
+    ) {
+        let text: String = statements.concat();
+        let text = format!("x = 0\n{text}");
+        // About half of the random joins do not parse to begin with; those say nothing.
+        if Format::JavaScript.frontend().is_valid(&text) {
+            cheap_verdicts_agree(&text, &picks);
+        }
     }
 }
