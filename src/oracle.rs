@@ -36,8 +36,12 @@ const TAIL_BYTES: usize = 64 * 1024;
 /// bytes of each of stdout and stderr; the middle of a longer stream is never held.
 pub const MATCH_WINDOW: usize = 2 * 1024 * 1024;
 
-/// How often wait loops look at the clock, the interrupt flag and cancellation.
-const POLL: Duration = Duration::from_millis(50);
+/// How often wait loops look at the clock, the interrupt flag and cancellation. A
+/// cancelled speculative test holds its job until it is seen to be cancelled, and the
+/// call the wrong guess held up waits for that job: at 50 ms, -j 2 on a 0.2 s oracle
+/// lost about a tenth of a call per wrong guess (bench/parallel.sh: mathml-fraction
+/// 0.61 -> 0.59 of -j 1's wall time, needles 0.73 -> 0.69).
+const POLL: Duration = Duration::from_millis(5);
 
 /// How long to wait for the output pipes to close once the test's group is dead. Only a
 /// process that left the group (`setsid`) can hold them longer; then we stop listening.
