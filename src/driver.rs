@@ -197,8 +197,9 @@ pub struct Driver<'a> {
     /// cache keeps the verdicts, and one used after all is taken off the waste.
     discarded: BTreeSet<u128>,
     /// The test found a blank document (nothing but whitespace, such as the smallest
-    /// JavaScript or lines document) not interesting: every blank text is that same empty
-    /// document, whichever line breaks the deletions happened to leave.
+    /// JavaScript document) not interesting, and in this format every blank text is that
+    /// same empty document, whichever line breaks the deletions happened to leave (see
+    /// [`Frontend::blank_is_empty`]).
     blank_is_boring: bool,
     /// Run figures.
     pub stats: Stats,
@@ -370,7 +371,7 @@ impl<'a> Driver<'a> {
     /// Records a verdict learned elsewhere (the start-up checks), so it is never asked again.
     pub fn remember(&mut self, text: &str, interesting: bool) {
         self.cache.insert(key(text), interesting);
-        if !interesting && text.trim().is_empty() {
+        if !interesting && text.trim().is_empty() && self.frontend.blank_is_empty() {
             self.blank_is_boring = true;
         }
     }
@@ -1114,7 +1115,10 @@ impl<'a> Driver<'a> {
             return;
         };
         let text_key = key(&text);
-        if self.cache.contains_key(&text_key) || self.prefetched.iter().any(|p| p.key == text_key) {
+        let known = self.cache.contains_key(&text_key)
+            || (self.blank_is_boring && text.trim().is_empty())
+            || self.prefetched.iter().any(|p| p.key == text_key);
+        if known {
             return;
         }
         let (seq, cancel) = self.spawn(&text);

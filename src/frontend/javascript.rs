@@ -57,6 +57,10 @@ impl Frontend for JavaScript {
     fn deletions_stay_valid(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
         GRAMMAR.deletions_stay_valid(base, edits, candidate)
     }
+
+    fn blank_is_empty(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -164,6 +164,8 @@ fn one() -> usize {
 #[serde(deny_unknown_fields)]
 struct JoinsFile {
     #[serde(default)]
+    apart: String,
+    #[serde(default)]
     continued_by: Vec<String>,
     line_comment: Option<String>,
     block_comment: Option<(String, String)>,
@@ -277,6 +279,9 @@ struct List {
 /// otherwise stay valid (see [`Grammar::deletions_stay_valid`]).
 #[derive(Debug, Default)]
 struct Joins {
+    /// Characters that never join the token next to them into one (brackets, say); with
+    /// spaces, what may stand on one side of a deletion.
+    apart: String,
     /// Tokens that may continue the item before a deletion when they begin the text after
     /// it (a JavaScript statement without its `;` goes on with `(`).
     continued_by: Vec<String>,
@@ -287,6 +292,16 @@ struct Joins {
 }
 
 impl Joins {
+    /// True when a deletion at `at` makes two tokens of `text` touch: neither the
+    /// character before nor the one after it is a space or one of the `apart` ones.
+    fn touching(&self, text: &str, at: usize) -> bool {
+        let apart = |c: char| c.is_whitespace() || self.apart.contains(c);
+        match (text[..at].chars().next_back(), text[at..].chars().next()) {
+            (Some(before), Some(after)) => !apart(before) && !apart(after),
+            _ => false,
+        }
+    }
+
     /// True when the profile says how comments look, so that a deletion can be told from
     /// the comment that may follow it.
     fn knows_comments(&self) -> bool {
@@ -685,6 +700,7 @@ impl Grammar {
             kinds,
             lists,
             joins: Joins {
+                apart: profile.joins.apart.clone(),
                 continued_by: profile.joins.continued_by.clone(),
                 line_comment: profile.joins.line_comment.clone(),
                 block_comment: profile.joins.block_comment.clone(),
@@ -839,8 +855,9 @@ impl Grammar {
     /// Judges `candidate`, which is the valid `base` with `edits` that delete nodes,
     /// without a parse when it can: `Some(true)` when every edit is the deletion of a
     /// comment or of an item of a list that stays valid (as the tree built from `base` on
-    /// this thread offered them) and no text after a deletion begins with a token that may
-    /// continue the text before it; `None` otherwise.
+    /// this thread offered them), no deletion makes two tokens touch, and no text after a
+    /// deletion begins with a token that may continue the text before it; `None`
+    /// otherwise.
     pub fn deletions_stay_valid(
         &self,
         base: &str,
@@ -867,7 +884,7 @@ impl Grammar {
         for (span, _) in crate::render::splices(edits) {
             let at = span.start - removed;
             removed += span.len();
-            if self.joins.continued(candidate, at) {
+            if self.joins.touching(candidate, at) || self.joins.continued(candidate, at) {
                 return None;
             }
         }

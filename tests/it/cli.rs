@@ -137,3 +137,22 @@ fn html_pages_reduce_as_xml_when_well_formed_and_as_lines_otherwise() {
     let soup = "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n";
     assert_eq!(reduce("y", soup), "<p class=\"keep\">text\n");
 }
+
+/// In the lines format blank texts differ (the number of lines is content): a test that
+/// wants one empty line gets it, although the smallest document (no line at all) was
+/// found not interesting.
+#[test]
+fn a_blank_lines_text_is_not_taken_for_the_empty_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "a\nb\n\nc\n").unwrap();
+    script(dir.path(), "t.sh", "grep -qx '' \"$1\"");
+    let out = treereduce(
+        dir.path(),
+        &[
+            "a.txt", "./t.sh", "--format", "lines", "-q", "-o", "out.txt",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("out.txt")).unwrap();
+    assert_eq!(result, "\n");
+}

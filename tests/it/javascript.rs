@@ -465,6 +465,80 @@ fn cheap_deletion_verdicts_agree_with_the_parser() {
     );
 }
 
+/// Every set of one to three of the deletions offered anywhere in `text` that the cheap
+/// check judges, it judges as the parser does; returns how many it judged.
+fn small_sets_agree(text: &str) -> usize {
+    let frontend = Format::JavaScript.frontend();
+    let tree = frontend.parse(text).unwrap();
+    let edits: Vec<Edit> = tree
+        .ids()
+        .filter_map(|id| tree.node(id).delete.clone().map(Edit::delete))
+        .collect();
+    let n = edits.len();
+    let mut judged = 0;
+    for i in 0..n {
+        for j in i..n {
+            for k in j..n {
+                let mut chosen = vec![&edits[i], &edits[j], &edits[k]];
+                chosen.dedup_by(|a, b| std::ptr::eq(*a, *b));
+                let candidate = render(text, &chosen);
+                if let Some(valid) = frontend.deletions_stay_valid(text, &chosen, &candidate) {
+                    judged += 1;
+                    assert_eq!(
+                        valid,
+                        frontend.is_valid(&candidate),
+                        "the cheap check is wrong on\n{candidate}\n(made from)\n{text}"
+                    );
+                }
+            }
+        }
+    }
+    judged
+}
+
+/// Joins a review found the first cheap check wrong on: a deleted comment that leaves two
+/// words touching, a statement that runs on into `in` or `instanceof`, and a trailing comma
+/// left alone in a list.
+#[test]
+fn cheap_verdicts_agree_on_known_hard_joins() {
+    let texts = [
+        "export default /*#__PURE__*/React.memo(X)\n",
+        "function /*c*/f(){}\n",
+        "class/**/A{}\n",
+        "async /*c*/function f(){}\n",
+        "import /*c*/x from 'm'\n",
+        "x = a /*c*/in b\n",
+        "x = a /*c*/instanceof B\n",
+        "switch(x){case /*c*/y:}\n",
+        "a = b\nc();\nin_x()\n",
+        "a = b\nc();\nin$()\n",
+        "a = b\nc();\nin1 = 2\n",
+        "a = b\nc();\ninstanceof_x = 2\n",
+        "a = b\nc();\nd != e\n",
+        "a = b\nc();\n? d : e\n",
+        "class A { x = y\n m(){}\n in(){} }\n",
+        "a = b\nfoo(); /* x\n */ in_y()\n",
+        "(a, b,) => a\n",
+        "function g(a, b,) {}\n",
+        "class A { m(a, b,) {} }\n",
+        "[a, b,];\n",
+        "({a, b,});\n",
+        "f(a, b,);\n",
+        "import {a, b,} from 'm';\n",
+        "export {a, b,};\n",
+        "let [a, b,] = c;\n",
+        "let {a, b,} = c;\n",
+        "f(); // a\ng(); /* b */ h();\ni()\n",
+    ];
+    let mut judged = 0;
+    for text in texts {
+        if Format::JavaScript.frontend().is_valid(text) {
+            judged += small_sets_agree(text);
+        }
+    }
+    assert!(judged > 20, "only {judged} judged");
+}
+
 /// Random statements, with and without their `;`, some of them beginning with a token that
 /// continues the statement before (`(`, `[`, a template, a regular expression, a sign).
 fn loose_statement() -> impl Strategy<Value = String> {
@@ -483,6 +557,12 @@ fn loose_statement() -> impl Strategy<Value = String> {
         Just("{ i }"),
         Just("function j() {}"),
         Just("class K { x = 1\n [y] = 2\n *z() {} }"),
+        Just("in_x()"),
+        Just("p /*c*/in q"),
+        Just("r instanceof s"),
+        Just("!t"),
+        Just("async /*c*/function u() {}"),
+        Just("v(w, x,)"),
     ];
     (start, prop::bool::ANY, "[ \n]{1,2}").prop_map(|(s, semi, ws)| {
         let end = if semi && !s.ends_with('\n') { ";" } else { "" };
