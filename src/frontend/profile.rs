@@ -79,6 +79,19 @@ impl Recent {
     }
 }
 
+/// True when the deleted text held a line break and the spaces around `at` in `text`
+/// (where it was) hold none: the break may have ended a statement (a block comment with a
+/// line break stands for a `;` in `var a /*` newline `*/ b`), so the join must be parsed.
+fn breaks_no_more(deleted: &str, text: &str, at: usize) -> bool {
+    let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
+    if !deleted.contains(is_break) {
+        return false;
+    }
+    let before = text[..at].chars().rev().take_while(|c| c.is_whitespace());
+    let after = text[at..].chars().take_while(|c| c.is_whitespace());
+    !before.chain(after).any(is_break)
+}
+
 /// More edits than this are merged into as many, over the shortest gaps: every edit copies
 /// the path of the tree it touches, and re-parsing a short gap costs less than hundreds of
 /// copies.
@@ -884,7 +897,10 @@ impl Grammar {
         for (span, _) in crate::render::splices(edits) {
             let at = span.start - removed;
             removed += span.len();
-            if self.joins.touching(candidate, at) || self.joins.continued(candidate, at) {
+            if self.joins.touching(candidate, at)
+                || self.joins.continued(candidate, at)
+                || breaks_no_more(&base[span], candidate, at)
+            {
                 return None;
             }
         }

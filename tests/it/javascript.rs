@@ -496,9 +496,9 @@ fn small_sets_agree(text: &str) -> usize {
     judged
 }
 
-/// Joins a review found the first cheap check wrong on: a deleted comment that leaves two
-/// words touching, a statement that runs on into `in` or `instanceof`, and a trailing comma
-/// left alone in a list.
+/// Joins reviews found the first cheap check wrong on: a deleted comment that leaves two
+/// words touching, a statement that runs on into `in` or `instanceof`, a trailing comma
+/// left alone in a list, and a deleted block comment whose line break ended a statement.
 #[test]
 fn cheap_verdicts_agree_on_known_hard_joins() {
     let texts = [
@@ -529,6 +529,11 @@ fn cheap_verdicts_agree_on_known_hard_joins() {
         "let [a, b,] = c;\n",
         "let {a, b,} = c;\n",
         "f(); // a\ng(); /* b */ h();\ni()\n",
+        "debugger /*\n*/ x\n",
+        "var a /*\n*/ b\n",
+        "class A { x /*\n*/ y }\n",
+        "import x from 'm' /*\n*/ y()\n",
+        "debugger /*\n*/ /*c*/ x\n",
     ];
     let mut judged = 0;
     for text in texts {
