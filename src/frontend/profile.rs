@@ -868,9 +868,9 @@ impl Grammar {
     /// Judges `candidate`, which is the valid `base` with `edits` that delete nodes,
     /// without a parse when it can: `Some(true)` when every edit is the deletion of a
     /// comment or of an item of a list that stays valid (as the tree built from `base` on
-    /// this thread offered them), no deletion makes two tokens touch, and no text after a
-    /// deletion begins with a token that may continue the text before it; `None`
-    /// otherwise.
+    /// this thread offered them), no deletion makes two tokens touch or takes away the
+    /// only line break between them, and no text after a deletion begins with a token that
+    /// may continue the text before it; `None` otherwise.
     pub fn deletions_stay_valid(
         &self,
         base: &str,
