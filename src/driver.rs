@@ -1115,8 +1115,7 @@ impl<'a> Driver<'a> {
             return;
         };
         let text_key = key(&text);
-        let known = self.cache.contains_key(&text_key)
-            || (self.blank_is_boring && text.trim().is_empty())
+        let known = self.known(&text, text_key).is_some()
             || self.prefetched.iter().any(|p| p.key == text_key);
         if known {
             return;
@@ -1230,16 +1229,24 @@ impl<'a> Driver<'a> {
         }
     }
 
+    /// The verdict on `text` (whose key is `text_key`) that needs no oracle call: the
+    /// cache's, or "boring" for a blank text once a blank one was (see
+    /// `blank_is_boring`).
+    fn known(&self, text: &str, text_key: u128) -> Option<bool> {
+        let blank = self.blank_is_boring && text.trim().is_empty();
+        self.cache
+            .get(&text_key)
+            .copied()
+            .or(blank.then_some(false))
+    }
+
     /// The verdict on a candidate when it is known without the oracle: from the cache, or
     /// `false` when it no longer parses. The candidate is `base` with `edits`; when
     /// `deletions` says they only delete nodes or units, a cheaper check than a parse may
     /// decide, and otherwise the front end may re-parse incrementally from `base`.
     fn prejudge(&mut self, text: &str, base: &str, edits: &[&Edit], deletions: bool) -> Prejudged {
         let text_key = key(text);
-        if self.blank_is_boring && text.trim().is_empty() {
-            self.cache.insert(text_key, false);
-        }
-        if let Some(&verdict) = self.cache.get(&text_key) {
+        if let Some(verdict) = self.known(text, text_key) {
             self.stats.cache_hits += 1;
             let reuses_waste = self.discarded.contains(&text_key);
             return Prejudged::Known {

@@ -152,7 +152,7 @@ struct ProfileFile {
     #[serde(default)]
     comments: Vec<String>,
     #[serde(default)]
-    joins: JoinsFile,
+    joins: Joins,
     #[serde(default)]
     lists: BTreeMap<String, ListFile>,
     #[serde(default)]
@@ -171,17 +171,6 @@ fn default_max_alternatives() -> usize {
 
 fn one() -> usize {
     1
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct JoinsFile {
-    #[serde(default)]
-    apart: String,
-    #[serde(default)]
-    continued_by: Vec<String>,
-    line_comment: Option<String>,
-    block_comment: Option<(String, String)>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -289,14 +278,18 @@ struct List {
 }
 
 /// What may go wrong where text is joined over deleted items and comments of lists that
-/// otherwise stay valid (see [`Grammar::deletions_stay_valid`]).
-#[derive(Debug, Default)]
+/// otherwise stay valid (see [`Grammar::deletions_stay_valid`]); the profile's `[joins]`
+/// as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Joins {
     /// Characters that never join the token next to them into one (brackets, say); with
     /// spaces, what may stand on one side of a deletion.
+    #[serde(default)]
     apart: String,
     /// Tokens that may continue the item before a deletion when they begin the text after
     /// it (a JavaScript statement without its `;` goes on with `(`).
+    #[serde(default)]
     continued_by: Vec<String>,
     /// Where a line comment begins; it ends at the line break.
     line_comment: Option<String>,
@@ -712,12 +705,7 @@ impl Grammar {
             max_alternatives: profile.max_alternatives,
             kinds,
             lists,
-            joins: Joins {
-                apart: profile.joins.apart.clone(),
-                continued_by: profile.joins.continued_by.clone(),
-                line_comment: profile.joins.line_comment.clone(),
-                block_comment: profile.joins.block_comment.clone(),
-            },
+            joins: profile.joins,
             optional,
             replace,
             categories,
