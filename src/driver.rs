@@ -15,10 +15,11 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 use crate::frontend::{Frontend, SyntaxError};
+use crate::needed::{self, Needed, Subject, touches};
 use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::progress::Progress;
 use crate::reduce::{Strategy, StrategyKind, StrategyOptions};
-use crate::render::render;
+use crate::render::{render, splices};
 use crate::tree::{Edit, NodeId, NodeKind, Tree};
 use crate::{output, tokens};
 
@@ -201,6 +202,9 @@ pub struct Driver<'a> {
     /// same empty document, whichever line breaks the deletions happened to leave (see
     /// [`Frontend::blank_is_empty`]).
     blank_is_boring: bool,
+    /// The nodes HDD* left at its last fixed point, each needed, carried along while
+    /// their parents stay untouched; the deletion passes after a rewrite skip them.
+    needed: Needed,
     /// Run figures.
     pub stats: Stats,
 }
@@ -342,6 +346,7 @@ impl<'a> Driver<'a> {
             oracle_time: (Duration::ZERO, 0),
             discarded: BTreeSet::new(),
             blank_is_boring: false,
+            needed: Needed::default(),
             rollbacks: 0,
             stats,
         }
@@ -489,7 +494,7 @@ impl<'a> Driver<'a> {
                     settled.resize(at + 1, None);
                 }
                 if settled[at] != Some(self.accepted) {
-                    let lists = self.lists(tree, nodes);
+                    let lists = self.lists(tree, nodes, &self.needed);
                     let rolled_back = self.rollbacks;
                     self.delete_pass(tree, &lists, depth, round)?;
                     settled[at] = (self.rollbacks == rolled_back).then_some(self.accepted);
@@ -502,14 +507,16 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// The deletion lists of one depth.
-    fn lists(&self, tree: &Tree, nodes: &[NodeId]) -> Vec<Vec<NodeId>> {
+    /// The deletion lists of one depth, without the nodes known to be `needed`.
+    fn lists(&self, tree: &Tree, nodes: &[NodeId], needed: &Needed) -> Vec<Vec<NodeId>> {
         let nodes: Vec<NodeId> = nodes
             .iter()
             .copied()
             .filter(|&id| {
                 let node = tree.node(id);
-                node.delete.is_some() && node.kind != NodeKind::Whitespace
+                node.delete.is_some()
+                    && node.kind != NodeKind::Whitespace
+                    && !needed.holds(node, needed::DELETE)
             })
             .collect();
         match self.options.grouping {
@@ -547,9 +554,14 @@ impl<'a> Driver<'a> {
         ));
         let lists = deletions(tree, lists);
         let following = Following::Depth(depth + 1);
+        // No deletion is recorded as it fails: HDD*'s next round is there for the
+        // deletions that a later one makes possible, and a record would hide those whose
+        // dependant is not a sibling (a method and a call elsewhere). Its fixed point
+        // records them all (see `rewrite_passes`).
         self.pass(
             &format!("delete depth {depth}"),
             &lists,
+            None,
             None,
             true,
             following,
@@ -562,15 +574,22 @@ impl<'a> Driver<'a> {
         let mut rank = 0;
         loop {
             let tree = self.parse_current()?;
-            let items = rewrites(&tree, rank);
-            if items.is_empty() {
+            if rank == 0 {
+                // HDD* is at its fixed point: every node it could delete is needed.
+                self.needed.record_all(&tree);
+            }
+            if !tree.ids().any(|id| tree.node(id).alternatives.len() > rank) {
                 return Ok(());
             }
-            self.log(format_args!("rewrite {}: {} nodes", rank + 1, items.len()));
-            let following = Following::Rewrite(rank + 1);
-            let name = format!("rewrite {}", rank + 1);
-            self.pass(&name, &[items], None, false, following)?;
+            let (items, subjects) = rewrites(&tree, rank, &self.needed);
             rank += 1;
+            if items.is_empty() {
+                continue;
+            }
+            self.log(format_args!("rewrite {rank}: {} nodes", items.len()));
+            let following = Following::Rewrite(rank);
+            let name = format!("rewrite {rank}");
+            self.pass(&name, &[items], Some(&[subjects]), None, false, following)?;
         }
     }
 
@@ -589,7 +608,7 @@ impl<'a> Driver<'a> {
         }
         self.log(format_args!("shrink: {} texts and values", lists.len()));
         let patience = Some(SHRINK_PATIENCE);
-        self.pass("shrink", &lists, patience, true, Following::Unknown)
+        self.pass("shrink", &lists, None, patience, true, Following::Unknown)
     }
 
     /// Removes all formatting whitespace at once, in one candidate.
@@ -603,7 +622,14 @@ impl<'a> Driver<'a> {
         if all.is_empty() {
             return Ok(());
         }
-        self.pass("squeeze", &[vec![all]], None, true, Following::Unknown)
+        self.pass(
+            "squeeze",
+            &[vec![all]],
+            None,
+            None,
+            true,
+            Following::Unknown,
+        )
     }
 
     /// Runs one pass: each list in turn through a fresh strategy, all over the same base
@@ -615,6 +641,7 @@ impl<'a> Driver<'a> {
         &mut self,
         name: &str,
         lists: &[Vec<Vec<Edit>>],
+        subjects: Option<&[Vec<Subject>]>,
         patience: Option<usize>,
         deletions: bool,
         after: Following,
@@ -638,6 +665,7 @@ impl<'a> Driver<'a> {
             };
             let list = List {
                 items,
+                subjects: subjects.and_then(|s| s.get(i)).map(Vec::as_slice),
                 patience,
                 deletions,
                 following,
@@ -646,6 +674,10 @@ impl<'a> Driver<'a> {
             if outcome.is_err() {
                 break;
             }
+        }
+        if !committed.is_empty() {
+            let edits: Vec<&Edit> = committed.iter().collect();
+            self.needed.carry(&splices(&edits));
         }
         self.stats.passes.push(PassStats {
             name: name.to_string(),
@@ -687,10 +719,12 @@ impl<'a> Driver<'a> {
     fn run_list(&mut self, base: &str, committed: &mut Vec<Edit>, list: List) -> Result<()> {
         let List {
             items,
+            subjects,
             patience,
             deletions,
             following,
         } = list;
+        let list_start = committed.len();
         let mut strategy = self.strategy(items.len(), patience);
         let mut jobs = self.jobs();
         let mut window: VecDeque<Slot> = VecDeque::new();
@@ -866,15 +900,31 @@ impl<'a> Driver<'a> {
         cancel_all(&window);
         let verified = match unverified {
             Some((fallback, before)) => match self.verify(base, committed, fallback, following) {
-                Ok(true) => Ok(()),
+                Ok(true) => Ok(true),
                 Ok(false) => {
                     committed.truncate(before);
-                    Ok(())
+                    Ok(false)
                 }
                 Err(e) => Err(e),
             },
-            None => Ok(()),
+            None => Ok(true),
         };
+        // A list that ran to its end left its items 1-minimal: each item kept fails on
+        // this text, and is known to while nothing touches its parent. Edits the list
+        // made after an item's question may have been what it needed, so only items
+        // whose parents the list left alone are recorded.
+        if let (Some(subjects), Ok(()), Ok(true), None) = (subjects, &result, &verified, patience) {
+            let edits: Vec<&Edit> = committed[list_start..].iter().collect();
+            let splices = splices(&edits);
+            for i in strategy.kept() {
+                if let Some(subject) = subjects.get(i)
+                    && !touches(&splices, subject.parent())
+                {
+                    self.needed.record(subject);
+                }
+            }
+        }
+        let verified = verified.map(|_| ());
         // A failed write of the verified text matters more than an interrupt.
         verified.and(result)
     }
@@ -1158,12 +1208,15 @@ impl<'a> Driver<'a> {
                 let from = Some((base, edits));
                 let tree =
                     tree_of(&mut self.ready, self.frontend, &text, text_key, limit, from).ok()?;
+                // The needed nodes as the pass will know them, after this one's edits.
+                let mut needed = self.needed.clone();
+                needed.carry(&splices(edits));
                 // As in `hdd`: the first depth from here with something to delete.
                 let items = tree
                     .depth_index()
                     .iter()
                     .skip(depth as usize)
-                    .map(|nodes| self.lists(&tree, nodes))
+                    .map(|nodes| self.lists(&tree, nodes, &needed))
                     .find(|lists| lists.iter().any(|list| !list.is_empty()))
                     .and_then(|lists| deletions(&tree, &lists).into_iter().next());
                 // Kept for the pass, which builds on the same text when the guesses hold.
@@ -1174,7 +1227,9 @@ impl<'a> Driver<'a> {
             Following::Rewrite(rank) => {
                 let text = render(base, edits);
                 let tree = self.frontend.parse(&text).ok()?;
-                let items = rewrites(&tree, rank);
+                let mut needed = self.needed.clone();
+                needed.carry(&splices(edits));
+                let (items, _) = rewrites(&tree, rank, &needed);
                 (Cow::Owned(text), Vec::new(), Cow::Owned(items), None, false)
             }
         };
@@ -1300,9 +1355,10 @@ impl<'a> Driver<'a> {
         };
         let text = &slot.text;
         eprintln!(
-            "candidate {} of {} bytes: {what} ({how})",
+            "candidate {} of {} bytes: {what} ({how}; {})",
             self.traced,
-            text.len()
+            text.len(),
+            self.pass_name
         );
         if let Some(dir) = std::env::var_os("TREEREDUCE_TRACE_DIR") {
             let _ = std::fs::write(
@@ -1341,6 +1397,9 @@ impl<'a> Driver<'a> {
 struct List<'l> {
     /// The items; each is a group of edits of the pass's base text.
     items: &'l [Vec<Edit>],
+    /// What each item does to which node, to record the items that fail (see
+    /// [`Needed`]); `None` when the list records nothing.
+    subjects: Option<&'l [Subject]>,
     /// Candidates in a row that may fail before the list is given up (shrink).
     patience: Option<usize>,
     /// Every item only deletes whole nodes or units (cheaper validity check).
@@ -1382,11 +1441,17 @@ fn deletions(tree: &Tree, lists: &[Vec<NodeId>]) -> Vec<Vec<Vec<Edit>>> {
         .collect()
 }
 
-/// The rewrite items of one rank: every node's alternative of that rank.
-fn rewrites(tree: &Tree, rank: usize) -> Vec<Vec<Edit>> {
+/// The rewrite items of one rank (every node's alternative of that rank, but those known
+/// to fail), and what they are.
+fn rewrites(tree: &Tree, rank: usize, needed: &Needed) -> (Vec<Vec<Edit>>, Vec<Subject>) {
+    let what = needed::rewrite(rank);
     tree.ids()
-        .filter_map(|id| tree.node(id).alternatives.get(rank).cloned())
-        .collect()
+        .filter(|&id| !needed.holds(tree.node(id), what))
+        .filter_map(|id| {
+            let edits = tree.node(id).alternatives.get(rank)?.clone();
+            Some((edits, Subject::of(tree, id, what)?))
+        })
+        .unzip()
 }
 
 /// The summary printed at the end of a run.

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod driver;
 pub mod error;
 pub mod frontend;
+pub mod needed;
 pub mod oracle;
 pub mod output;
 pub mod progress;

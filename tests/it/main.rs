@@ -8,5 +8,6 @@ mod cli;
 mod fixtures;
 mod frontend;
 mod javascript;
+mod passes;
 mod robust;
 mod strategies;

@@ -1,0 +1,280 @@
+//! Edits known to fail. When HDD* reaches its fixed point, every node it could delete is
+//! needed, each deletion having failed on the very text it is in; and when a rewrite list
+//! ends, every rewrite it kept out failed. Later passes change the text (a rewrite, the
+//! deletions a rewrite made possible, another rewrite round), and without a record they
+//! would ask about every one of those edits again, in texts that differ from the old ones
+//! only away from them.
+//!
+//! A record holds while no edit touches the node's parent (its span, tags included): the
+//! node's own subtree, its siblings and the parent itself are as they were when the edit
+//! failed. That covers the usual reasons a needed node stops being needed, a sibling that
+//! used it going away (a definition and its use in one block) and a parent rewritten (an
+//! `<msub>` unwrapped no longer needs two children). A node whose parent is the document is
+//! released by any edit. Records move with the text: each pass's edits shift the spans
+//! after them.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::tree::{Node, NodeId, NodeKind, Tree};
+
+/// Which edit of a node a record is about.
+pub const DELETE: u32 = 0;
+
+/// The rewrite of `rank` (0 for a node's first alternative).
+pub fn rewrite(rank: usize) -> u32 {
+    match u32::try_from(rank) {
+        Ok(rank) => rank.saturating_add(1),
+        Err(_) => u32::MAX,
+    }
+}
+
+/// One edit of a node that is known to fail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Record {
+    label: String,
+    what: u32,
+    parent: Range<usize>,
+}
+
+/// A node and one of its edits, as a list item: what a record is made from.
+#[derive(Debug, Clone)]
+pub struct Subject {
+    span: Range<usize>,
+    record: Record,
+}
+
+impl Subject {
+    /// Edit `what` of node `id` of `tree`; `None` for the document.
+    pub fn of(tree: &Tree, id: NodeId, what: u32) -> Option<Subject> {
+        let node = tree.node(id);
+        let parent = tree.node(node.parent?).span.clone();
+        Some(Subject {
+            span: node.span.clone(),
+            record: Record {
+                label: node.label.clone(),
+                what,
+                parent,
+            },
+        })
+    }
+
+    /// The span of the subject's parent.
+    pub fn parent(&self) -> &Range<usize> {
+        &self.record.parent
+    }
+}
+
+/// The needed nodes of the current text, by their spans.
+#[derive(Debug, Clone, Default)]
+pub struct Needed {
+    by_span: BTreeMap<(usize, usize), Vec<Record>>,
+}
+
+impl Needed {
+    /// Forgets every record.
+    pub fn clear(&mut self) {
+        self.by_span.clear();
+    }
+
+    /// Number of nodes recorded.
+    pub fn len(&self) -> usize {
+        self.by_span.values().map(Vec::len).sum()
+    }
+
+    /// True when nothing is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.by_span.is_empty()
+    }
+
+    /// Records that `subject`'s edit fails on the current text.
+    pub fn record(&mut self, subject: &Subject) {
+        let records = self
+            .by_span
+            .entry((subject.span.start, subject.span.end))
+            .or_default();
+        if !records.contains(&subject.record) {
+            records.push(subject.record.clone());
+        }
+    }
+
+    /// Records every deletable node of `tree` (whitespace aside) as needed. `tree` must
+    /// be whole.
+    pub fn record_all(&mut self, tree: &Tree) {
+        for id in tree.ids() {
+            let node = tree.node(id);
+            if node.delete.is_none() || node.kind == NodeKind::Whitespace {
+                continue;
+            }
+            if let Some(subject) = Subject::of(tree, id, DELETE) {
+                self.record(&subject);
+            }
+        }
+    }
+
+    /// True when edit `what` of `node` (of the current text) is recorded as failing.
+    pub fn holds(&self, node: &Node, what: u32) -> bool {
+        self.by_span
+            .get(&(node.span.start, node.span.end))
+            .is_some_and(|records| {
+                records
+                    .iter()
+                    .any(|r| r.what == what && r.label == node.label)
+            })
+    }
+
+    /// Moves the records to the text that `splices` (disjoint, ascending replacements of
+    /// the current text, as [`crate::render::splices`] gives them) make, dropping those
+    /// whose parent a splice touches.
+    pub fn carry(&mut self, splices: &[(Range<usize>, &str)]) {
+        if splices.is_empty() || self.by_span.is_empty() {
+            return;
+        }
+        // shift[i]: how much the splices before splice i moved the text to the left
+        // (negative when they inserted more than they removed).
+        let mut shift: Vec<isize> = Vec::with_capacity(splices.len() + 1);
+        let mut total = 0isize;
+        shift.push(0);
+        for (span, text) in splices {
+            total += span.len() as isize - text.len() as isize;
+            shift.push(total);
+        }
+        // The shift of a position no splice touches: that of every splice ending at or
+        // before it.
+        let moved = |at: usize| -> usize {
+            let before = splices.partition_point(|(span, _)| span.end <= at);
+            at.saturating_add_signed(-shift[before])
+        };
+        let old = std::mem::take(&mut self.by_span);
+        for ((start, end), records) in old {
+            for record in records {
+                if touches(splices, &record.parent) {
+                    continue;
+                }
+                let parent = moved(record.parent.start)..moved(record.parent.end);
+                self.by_span
+                    .entry((moved(start), moved(end)))
+                    .or_default()
+                    .push(Record { parent, ..record });
+            }
+        }
+    }
+}
+
+/// True when one of `splices` (disjoint, ascending) changes bytes of `range`, or inserts
+/// strictly inside it.
+pub fn touches(splices: &[(Range<usize>, &str)], range: &Range<usize>) -> bool {
+    let first = splices.partition_point(|(span, _)| span.end <= range.start);
+    splices[first..]
+        .iter()
+        .take_while(|(span, _)| span.start <= range.end)
+        .any(|(span, _)| {
+            if span.is_empty() {
+                range.start < span.start && span.start < range.end
+            } else {
+                span.start < range.end && span.end > range.start
+            }
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{Format, Frontend};
+    use crate::render::{render, splices};
+    use crate::tree::Edit;
+
+    fn xml() -> Box<dyn Frontend> {
+        Format::Xml.frontend()
+    }
+
+    /// The labels of the nodes of `text` that `needed` holds, in document order.
+    fn held(needed: &Needed, text: &str) -> Vec<String> {
+        let tree = xml().parse(text).expect("parses");
+        tree.ids()
+            .map(|id| tree.node(id))
+            .filter(|node| needed.holds(node, DELETE))
+            .map(|node| format!("{}@{}", node.label, &text[node.span.clone()]))
+            .collect()
+    }
+
+    /// Records the whole tree of `text`, applies `edits` and returns the new text.
+    fn carried(needed: &mut Needed, text: &str, edits: &[Edit]) -> String {
+        let tree = xml().parse(text).expect("parses");
+        needed.record_all(&tree);
+        let edits: Vec<&Edit> = edits.iter().collect();
+        needed.carry(&splices(&edits));
+        render(text, &edits)
+    }
+
+    fn span_of(text: &str, piece: &str) -> Range<usize> {
+        let start = text.find(piece).expect("piece in text");
+        start..start + piece.len()
+    }
+
+    #[test]
+    fn records_follow_edits_away_from_their_parent() {
+        let text = "<r><a><b x=\"1\">t</b></a><c/></r>";
+        let mut needed = Needed::default();
+        // Deleting <c/> touches the parent of <a> and <c> (the root), not <a>'s children.
+        let after = carried(&mut needed, text, &[Edit::delete(span_of(text, "<c/>"))]);
+        assert_eq!(after, "<r><a><b x=\"1\">t</b></a></r>");
+        let held = held(&needed, &after);
+        assert!(held.contains(&"b@<b x=\"1\">t</b>".to_string()), "{held:?}");
+        assert!(!held.iter().any(|h| h.starts_with("a@")), "{held:?}");
+    }
+
+    #[test]
+    fn an_unwrapped_parent_releases_its_children_but_not_theirs() {
+        let text = "<r><p><m><i v=\"x\">E</i></m></p></r>";
+        let mut needed = Needed::default();
+        // Unwrap <m>: its two tags go; <i> now has another parent.
+        let edits = [
+            Edit::delete(span_of(text, "<m>")),
+            Edit::delete(span_of(text, "</m>")),
+        ];
+        let after = carried(&mut needed, text, &edits);
+        assert_eq!(after, "<r><p><i v=\"x\">E</i></p></r>");
+        let held = held(&needed, &after);
+        assert!(!held.iter().any(|h| h.starts_with("i@")), "{held:?}");
+        // The attribute and the text of <i> still have <i> as it was.
+        assert!(
+            held.iter().any(|h| h.contains("E") && !h.starts_with("i@")),
+            "{held:?}"
+        );
+        assert_eq!(held.len(), 2, "{held:?}");
+    }
+
+    #[test]
+    fn an_edit_before_a_node_moves_it() {
+        let text = "<r><q>long text</q><s><t/></s></r>";
+        let mut needed = Needed::default();
+        let edits = [Edit {
+            span: span_of(text, "long text"),
+            text: String::from("x"),
+        }];
+        let after = carried(&mut needed, text, &edits);
+        assert_eq!(held(&needed, &after), vec!["t@<t/>".to_string()]);
+        let tree = xml().parse(&after).expect("parses");
+        let t = tree
+            .ids()
+            .find(|&id| tree.node(id).label == "t")
+            .expect("t");
+        assert!(needed.holds(tree.node(t), DELETE));
+    }
+
+    #[test]
+    fn a_node_with_the_same_span_and_another_label_is_not_held() {
+        let text = "<r><a/></r>";
+        let mut needed = Needed::default();
+        needed.record_all(&xml().parse(text).expect("parses"));
+        let mut other = xml().parse("<r><b/></r>").expect("parses");
+        let b = other
+            .ids()
+            .find(|&id| other.node(id).label == "b")
+            .expect("b");
+        assert!(!needed.holds(other.node(b), DELETE));
+        other.node_mut(b).label = String::from("a");
+        assert!(needed.holds(other.node(b), DELETE));
+    }
+}

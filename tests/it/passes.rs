@@ -1,0 +1,87 @@
+//! What the passes ask: questions whose answers are known are not asked again.
+
+use std::path::Path;
+
+use crate::cli::{script, treereduce};
+
+/// Reduces `input` (an XML text) with a test that logs every candidate (spaces and line
+/// breaks taken out, one per line) and is interesting when `condition` (shell, on "$1")
+/// holds. Returns the logged candidates and the result.
+fn reduce_logged(dir: &Path, input: &str, condition: &str) -> (Vec<String>, String) {
+    std::fs::write(dir.join("in.xml"), input).unwrap();
+    // Tests run in a folder of their own: the log goes beside the input.
+    let log = dir.join("asked");
+    let body = format!(
+        "tr -d ' \\n' < \"$1\" >> '{log}'\necho >> '{log}'\n{condition}",
+        log = log.display()
+    );
+    script(dir, "t.sh", &body);
+    let out = treereduce(dir, &["in.xml", "./t.sh", "-q", "-j", "1", "-o", "out.xml"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let asked = std::fs::read_to_string(&log).unwrap();
+    let result = std::fs::read_to_string(dir.join("out.xml")).unwrap();
+    (asked.lines().map(String::from).collect(), result)
+}
+
+/// After HDD* every node left is needed; a rewrite that only takes away what lies outside
+/// a node's parent (here the hoist of `<a>` to the root) leaves it needed, so the
+/// deletion passes that follow do not ask about its attribute and text again.
+#[test]
+fn needed_nodes_are_not_asked_again_after_a_rewrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        "<r>\n  <w>\n    <a x=\"1\">k</a>\n  </w>\n  <b/>\n</r>\n",
+        "grep -q 'x=\"1\"' \"$1\" && grep -q '>k<' \"$1\"",
+    );
+    assert_eq!(result, "<a x=\"1\">k</a>");
+    // Asked once each, before the hoist.
+    for before in ["<r><w><a>k</a></w></r>", "<r><w><ax=\"1\"></a></w></r>"] {
+        assert!(asked.iter().any(|a| a == before), "{before} in {asked:?}");
+    }
+    // Not asked after it.
+    for after in ["<a>k</a>", "<ax=\"1\"></a>", "<a></a>"] {
+        assert!(!asked.iter().any(|a| a == after), "{after} in {asked:?}");
+    }
+}
+
+/// A node whose parent a rewrite changed is asked about again: `<c/>` is needed only
+/// while `<w>` is there, and goes once `<w>` is unwrapped.
+#[test]
+fn a_rewritten_parent_releases_its_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        "<r>\n  <w>\n    <c/>\n    <a>k</a>\n  </w>\n</r>\n",
+        "grep -q '<r' \"$1\" && grep -q k \"$1\" && { ! grep -q '<w' \"$1\" || grep -q '<c' \"$1\"; }",
+    );
+    // Deleting <c/> failed while <w> was there.
+    assert!(
+        asked.iter().any(|a| a == "<r><w><a>k</a></w></r>"),
+        "{asked:?}"
+    );
+    assert_eq!(result, "<r>k\n</r>");
+}
+
+/// A rewrite that failed is not asked again in a later rewrite round while its node's
+/// parent stays as it was: unwrapping `<b>` fails in the first round and is not tried in
+/// the second (which runs because unwrapping `<w>` let `<d/>` go), while unwrapping `<a>`,
+/// whose parent `<s>` was unwrapped in the same round, is asked again.
+#[test]
+fn a_failed_rewrite_is_not_asked_again_while_its_parent_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        "<r>\n  <s>\n    <a><b>k</b></a>\n  </s>\n  <w><d/>x</w>\n</r>\n",
+        "grep -q '<r' \"$1\" && grep -q '<a><b>k</b></a>' \"$1\" && grep -q x \"$1\" \
+         && { ! grep -q '<w' \"$1\" || grep -q '<d' \"$1\"; }",
+    );
+    assert_eq!(result, "<r><a><b>k</b></a>x\n</r>");
+    let times = |text: &str| asked.iter().filter(|a| *a == text).count();
+    // Unwrapping <b>, in the first round only.
+    assert_eq!(times("<r><a>k</a><d/>x</r>"), 1, "{asked:?}");
+    assert_eq!(times("<r><a>k</a>x</r>"), 0, "{asked:?}");
+    // Unwrapping <a>, in both.
+    assert_eq!(times("<r><b>k</b><w><d/>x</w></r>"), 1, "{asked:?}");
+    assert_eq!(times("<r><b>k</b>x</r>"), 1, "{asked:?}");
+}
