@@ -13,7 +13,7 @@
 # bench/js/node_modules and MathJax into bench/mathjax/node_modules from npm, builds
 # treereduce in release mode, runs every tool on every case with the same oracle behind a
 # call-counting wrapper, prints one markdown table on stdout and writes bench/RESULTS.md
-# (with the scale check). Progress goes to stderr. Corpus cases are skipped when
+# (a full run) or bench/work/partial-RESULTS.md (--quick, --no-scale, --scale-only). Progress goes to stderr. Corpus cases are skipped when
 # ../shared/corpus is absent. See bench/README.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -382,6 +382,14 @@ command="bench/run.sh"
 [ $scale = only ] && command+=" --scale-only"
 [ $cap_given = 1 ] && command+=" --cap $cap"
 mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+# Only a run of every case and the scale check replaces RESULTS.md; a partial run (--quick,
+# --no-scale, --scale-only) writes its report beside the work folders, so the committed
+# results are never half of a run.
+if [ $mode = full ] && [ $scale = 1 ]; then
+  results=$here/RESULTS.md
+else
+  results=$here/work/partial-RESULTS.md
+fi
 {
   printf '# Benchmark results\n\n'
   printf 'Written by `%s` (cap %s s per reducer run, %s s per oracle call) on %s.\n' "$command" "$cap" "$oracle_timeout" "$started"
@@ -417,5 +425,5 @@ mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
     printf '\n## Notes from this run\n\n'
     printf -- '- %s\n' "${notes[@]}"
   fi
-} > "$here/RESULTS.md"
-say "wrote bench/RESULTS.md (whole run: ${total%.*} s)"
+} > "$results"
+say "wrote ${results#"$repo"/} (whole run: $(printf %.0f "$total") s)"
