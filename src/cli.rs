@@ -109,6 +109,7 @@ impl Cli {
             },
             seed: self.seed,
             allow_empty: false,
+            dense: false,
         };
         config.grouping = if self.grouping == "parent" {
             Grouping::Parent

@@ -183,6 +183,9 @@ pub struct Driver<'a> {
     progress: Option<Progress>,
     /// The pass now running, for the status line.
     pass_name: String,
+    /// The lists now run are HDD*'s second or later round over a depth (see
+    /// [`StrategyOptions::dense`]).
+    dense: bool,
     /// Number of accepted candidates so far: a cheap "has the text changed" check.
     accepted: usize,
     /// A tree of a text made already (by the parse that confirmed a list's text, by the
@@ -341,6 +344,7 @@ impl<'a> Driver<'a> {
             recent: VecDeque::new(),
             progress: None,
             pass_name: String::new(),
+            dense: false,
             accepted: 0,
             ready: None,
             oracle_time: (Duration::ZERO, 0),
@@ -554,18 +558,22 @@ impl<'a> Driver<'a> {
         ));
         let lists = deletions(tree, lists);
         let following = Following::Depth(depth + 1);
+        // A later round's lists hold what the earlier ones kept, each proven needed then.
+        self.dense = round > 1;
         // No deletion is recorded as it fails: HDD*'s next round is there for the
         // deletions that a later one makes possible, and a record would hide those whose
         // dependant is not a sibling (a method and a call elsewhere). Its fixed point
         // records them all (see `rewrite_passes`).
-        self.pass(
+        let outcome = self.pass(
             &format!("delete depth {depth}"),
             &lists,
             None,
             None,
             true,
             following,
-        )
+        );
+        self.dense = false;
+        outcome
     }
 
     /// Rewrites of every node that offers them, all depths in one list per alternative
@@ -1012,6 +1020,7 @@ impl<'a> Driver<'a> {
     fn strategy(&self, n: usize, patience: Option<usize>) -> Box<dyn Strategy> {
         let options = StrategyOptions {
             allow_empty: patience.is_none(),
+            dense: self.dense,
             ..self.options.strategy_options.clone()
         };
         self.options.strategy.build(n, &options)

@@ -68,6 +68,8 @@ pub struct Gbs {
     /// Per side: items removed since the last needed item found on it.
     run: [usize; 2],
     allow_empty: bool,
+    /// Needed items assumed before any verdict (0 or 1; see [`Gbs::dense`]).
+    prior: usize,
     pending: Option<Pending>,
     /// The model's chance that the pending proposal is interesting (see [`Gbs::chance`]).
     chance: Option<f64>,
@@ -86,15 +88,25 @@ impl Gbs {
             last_gap: [None, None],
             run: [0, 0],
             allow_empty,
+            prior: 0,
             pending: None,
             chance: None,
         }
     }
 
+    /// The same strategy for a list whose items are expected to be mostly needed (they all
+    /// survived an earlier pass over the same list): the estimate starts from one needed
+    /// item already seen instead of one in the whole pool, so the first blocks are single
+    /// items and grow only as removals succeed.
+    pub fn dense(mut self) -> Self {
+        self.prior = 1;
+        self
+    }
+
     /// The number of pool items to test next, from the estimate described on [`Gbs`].
     fn block_size(&self) -> usize {
         let u = self.pool.len();
-        let found = self.needed.len();
+        let found = self.needed.len() + self.prior;
         let resolved = self.removed + found + 1;
         let mut k = if found == 0 && self.removed == 0 {
             // Nothing known yet: Hwang's block for d = 1.
@@ -118,8 +130,8 @@ impl Gbs {
     /// share of needed items among those resolved so far (smoothed; before any verdict,
     /// one needed item in the pool, as [`Gbs::block_size`] assumes).
     fn block_chance(&self, k: usize) -> f64 {
-        let found = self.needed.len() as f64;
-        let q = if self.needed.is_empty() && self.removed == 0 {
+        let found = (self.needed.len() + self.prior) as f64;
+        let q = if found == 0.0 && self.removed == 0 {
             1.0 / self.pool.len().max(1) as f64
         } else {
             (found + 0.5) / (found + self.removed as f64 + 1.0)

@@ -89,6 +89,9 @@ pub struct StrategyOptions {
     /// Whether removing every item is a candidate worth testing. False for a whole test
     /// case (the empty input is never interesting); true for one list among many in a tree.
     pub allow_empty: bool,
+    /// The items all survived an earlier pass over the same list (HDD*'s later rounds), so
+    /// most are expected to be needed. Only [`Gbs`] uses it (see [`Gbs::dense`]).
+    pub dense: bool,
 }
 
 impl Default for StrategyOptions {
@@ -97,6 +100,7 @@ impl Default for StrategyOptions {
             order: Order::Forward,
             seed: 0,
             allow_empty: false,
+            dense: false,
         }
     }
 }
@@ -154,6 +158,7 @@ impl StrategyKind {
             StrategyKind::Ddmin => Box::new(Ddmin::new(order, allow_empty)),
             StrategyKind::AdaptiveDdmin => Box::new(AdaptiveDdmin::new(order, allow_empty)),
             StrategyKind::Greedy => Box::new(Greedy::new(order, allow_empty)),
+            StrategyKind::Gbs if options.dense => Box::new(Gbs::new(order, allow_empty).dense()),
             StrategyKind::Gbs => Box::new(Gbs::new(order, allow_empty)),
         }
     }

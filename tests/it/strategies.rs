@@ -77,11 +77,14 @@ fn drive(
     (strategy.kept(), asked)
 }
 
+/// Options for the properties: odd seeds also mark the list as dense (HDD*'s later rounds),
+/// so every property holds for both starts of the default strategy.
 fn options(order: Order, seed: u64, allow_empty: bool) -> StrategyOptions {
     StrategyOptions {
         order,
         seed,
         allow_empty,
+        dense: seed % 2 == 1,
     }
 }
 
@@ -322,6 +325,29 @@ fn gbs_trace_run_at_the_front() {
         trace(StrategyKind::Gbs, 8, &[0, 1, 2], &forward(false)),
         expected
     );
+}
+
+/// A dense list (a later HDD* round: every item was needed in the round before) is walked
+/// one item at a time while removals fail, where the usual start spends a binary search on
+/// each needed item. Five of six needed: six single-item calls against eight.
+#[test]
+fn gbs_dense_starts_with_single_items() {
+    let dense = StrategyOptions {
+        dense: true,
+        ..forward(false)
+    };
+    let needed = [0, 1, 2, 4, 5];
+    let expected: Vec<Vec<usize>> = vec![
+        vec![1, 2, 3, 4, 5],
+        vec![0, 2, 3, 4, 5],
+        vec![0, 1, 3, 4, 5],
+        vec![0, 1, 2, 4, 5],
+        vec![0, 1, 2, 5],
+        vec![0, 1, 2, 4],
+    ];
+    assert_eq!(trace(StrategyKind::Gbs, 6, &needed, &dense), expected);
+    let usual = trace(StrategyKind::Gbs, 6, &needed, &forward(false));
+    assert_eq!(usual.len(), 8, "{usual:?}");
 }
 
 /// With `allow_empty`, generalized binary splitting asks about the empty list first when
