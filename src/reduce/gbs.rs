@@ -126,18 +126,32 @@ impl Gbs {
         k
     }
 
-    /// The chance that `k` pool items hold no needed one, each being needed with the
+    /// The chance that `k` unknown items hold no needed one, each being needed with the
     /// share of needed items among those resolved so far (smoothed; before any verdict,
-    /// one needed item in the pool, as [`Gbs::block_size`] assumes).
+    /// one needed item among the unknown ones, as [`Gbs::block_size`] assumes).
     fn block_chance(&self, k: usize) -> f64 {
         let found = (self.needed.len() + self.prior) as f64;
         let q = if found == 0.0 && self.removed == 0 {
-            1.0 / self.pool.len().max(1) as f64
+            1.0 / (self.pool.len() + self.group.len()).max(1) as f64
         } else {
             (found + 0.5) / (found + self.removed as f64 + 1.0)
         };
         let k = i32::try_from(k).unwrap_or(i32::MAX);
         (1.0 - q).powi(k)
+    }
+
+    /// The chance that the `h` items of a half hold no needed one, given that the `g` of
+    /// the group hold at least one, each item being needed with the share of
+    /// [`Gbs::block_chance`]. With few needed items this is near `(g - h) / g` (one needed
+    /// item, as likely anywhere); with more it falls, since the half then often holds one
+    /// of several.
+    fn half_chance(&self, g: usize, h: usize) -> f64 {
+        let clean = |k: usize| self.block_chance(k);
+        let holds = 1.0 - clean(g);
+        if holds < 1e-9 {
+            return (g - h) as f64 / g as f64;
+        }
+        clean(h) * (1.0 - clean(g - h)) / holds
     }
 
     /// The positions of `len` items taken from the current side of a sequence of `total`.
@@ -178,9 +192,8 @@ impl Strategy for Gbs {
             }
             if !self.group.is_empty() {
                 let half = self.take_range(self.group.len(), self.group.len() / 2);
-                // One needed item, as likely anywhere in the group: it is in the other part.
                 let g = self.group.len();
-                self.chance = Some((g - half.len()) as f64 / g as f64);
+                self.chance = Some(self.half_chance(g, half.len()));
                 self.pending = Some(Pending::Half);
                 return Some(sorted(self.group[half].to_vec()));
             }

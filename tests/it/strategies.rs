@@ -462,7 +462,7 @@ fn gbs_chance_guesses_better_than_the_commoner_verdict() {
     }
     let commoner = interesting.max(total - interesting);
     // Blocks sized after Hwang are close to even chances by design (each verdict is worth
-    // a bit), so the edge is small here (721 against 697 of 1347); it is larger on runs of
+    // a bit), so the edge is small here (727 against 697 of 1347); it is larger on runs of
     // needed items, where the blocks double while they succeed.
     assert!(
         right > commoner,
