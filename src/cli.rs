@@ -24,7 +24,8 @@ Exit codes:
   1    the test cannot guide a reduction: the original input is not interesting, the test
        is flaky on it, or the test accepts even the smallest document (see --allow-trivial)
   2    usage or input error (unreadable, empty, binary, non-UTF-8 or malformed input; test
-       not found or not executable; output folder not writable)
+       not found or not executable; output or --stats-json not writable, the input, or not
+       a regular file)
   130  interrupted (Ctrl-C or SIGTERM); the output file holds the best result so far; a
        second Ctrl-C stops at once, still killing the running tests";
 
@@ -89,6 +90,9 @@ pub struct Cli {
     pub quiet: bool,
 }
 
+/// The longest `--timeout`: a year, far beyond any test and far from `Instant` overflow.
+const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 3600);
+
 impl Cli {
     /// The run configuration these arguments describe.
     pub fn config(&self) -> Result<Config, String> {
@@ -122,12 +126,15 @@ impl Cli {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         config.timeout = match self.timeout {
-            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-            Some(t) => {
-                return Err(format!(
-                    "--timeout must be a positive number of seconds, not {t}"
-                ));
-            }
+            Some(t) => match Duration::try_from_secs_f64(t) {
+                Ok(d) if d >= Duration::from_millis(1) && d <= MAX_TIMEOUT => Some(d),
+                _ => {
+                    return Err(format!(
+                        "--timeout must be a number of seconds from 0.001 to {}, not {t}",
+                        MAX_TIMEOUT.as_secs()
+                    ));
+                }
+            },
             None => None,
         };
         let pattern = match &self.pattern {

@@ -182,7 +182,7 @@ pub fn run(config: &Config) -> Result<Summary> {
         .output
         .clone()
         .unwrap_or_else(|| output::default_path(&config.input));
-    if same_file(&output, &config.input) {
+    if output::same_file(&output, &config.input) {
         return Err(Error::Usage(format!(
             "the output {} is the input; treereduce never modifies its input, choose another -o",
             output.display()
@@ -460,13 +460,6 @@ impl<'a> StartupChecks<'a> {
             stats.timeouts += 1;
         }
         Ok(outcome)
-    }
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
     }
 }
 

@@ -8,6 +8,7 @@ use clap::Parser;
 use treereduce::cli::Cli;
 use treereduce::error::{EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE};
 use treereduce::oracle::{self, INTERRUPTED};
+use treereduce::output;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -18,6 +19,26 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE as u8);
         }
     };
+    if let Some(stats) = &cli.stats_json {
+        let output = config
+            .output
+            .clone()
+            .unwrap_or_else(|| output::default_path(&config.input));
+        let clash = [(&config.input, "input"), (&output, "output")]
+            .into_iter()
+            .find(|(path, _)| output::same_file(stats, path));
+        if let Some((_, what)) = clash {
+            eprintln!(
+                "treereduce: --stats-json {} is the {what} file; choose another path",
+                stats.display()
+            );
+            return ExitCode::from(EXIT_USAGE as u8);
+        }
+        if let Err(e) = output::check_writable(stats) {
+            eprintln!("treereduce: --stats-json: {e}");
+            return ExitCode::from(EXIT_USAGE as u8);
+        }
+    }
     // The first Ctrl-C or SIGTERM asks for a clean stop; a second one leaves at once, after
     // killing the running tests and removing the temporary folders.
     let _ = ctrlc::set_handler(|| {
@@ -32,9 +53,9 @@ fn main() -> ExitCode {
     match treereduce::run(&config) {
         Ok(summary) => {
             if let Some(path) = &cli.stats_json
-                && let Err(e) = std::fs::write(path, summary.to_json())
+                && let Err(e) = output::write_atomic(path, &summary.to_json())
             {
-                eprintln!("treereduce: cannot write {}: {e}", path.display());
+                eprintln!("treereduce: {e}");
                 return ExitCode::from(EXIT_USAGE as u8);
             }
             if config.verbose || summary.interrupted {

@@ -308,7 +308,7 @@ impl Oracle {
             while let Err(nix::errno::Errno::EINTR) = wait() {}
             let _ = exit_tx.send(());
         });
-        let deadline = self.config.timeout.map(|t| started + t);
+        let deadline = self.config.timeout.and_then(|t| started.checked_add(t));
         let mut timed_out = false;
         let mut was_interrupted = false;
         let mut cancelled = false;

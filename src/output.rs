@@ -2,6 +2,7 @@
 //! folder, then a rename), so at every moment it holds a whole text the oracle accepted.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -26,9 +27,26 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// Fails early (before any oracle call) when the output's folder cannot take a new file.
+/// The error for an output that exists but is not a regular file: the output is replaced
+/// as the run goes (each better text), which a device or a pipe cannot take.
+fn not_regular(path: &Path) -> Error {
+    Error::Write {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (the output is replaced by each better text; give a file path)",
+        ),
+    }
+}
+
+/// Fails early (before any oracle call) when the output's folder cannot take a new file,
+/// or the output exists and is not a regular file.
 pub fn check_writable(path: &Path) -> Result<()> {
-    tempfile::NamedTempFile::new_in(folder_of(path))
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(not_regular(path));
+    }
+    let target = resolve(path).unwrap_or_else(|| path.to_path_buf());
+    tempfile::NamedTempFile::new_in(folder_of(&target))
         .map(drop)
         .map_err(|source| Error::Write {
             path: path.to_path_buf(),
@@ -36,16 +54,60 @@ pub fn check_writable(path: &Path) -> Result<()> {
         })
 }
 
-/// Replaces `path` with `text` atomically.
+/// The file `path` names: symbolic links followed (a dangling one to the file it would
+/// create), and for a file that does not exist yet, its canonical folder joined with its
+/// name. `None` when the folder does not exist.
+pub fn resolve(path: &Path) -> Option<PathBuf> {
+    let mut path = path.to_path_buf();
+    // As many links as the kernel follows (ELOOP beyond that).
+    for _ in 0..40 {
+        if let Ok(real) = std::fs::canonicalize(&path) {
+            return Some(real);
+        }
+        match std::fs::read_link(&path) {
+            Ok(target) => path = folder_of(&path).join(target),
+            Err(_) => break,
+        }
+    }
+    let name = path.file_name()?;
+    let folder = std::fs::canonicalize(folder_of(&path)).ok()?;
+    Some(folder.join(name))
+}
+
+/// Whether `a` and `b` name the same file (existing or not).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (resolve(a), resolve(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Replaces `path` with `text` atomically: a temporary file in the same folder, then a
+/// rename. A symbolic link is followed (the file it points to is replaced, the link stays),
+/// an existing file keeps its permissions and a new one gets the usual ones (0666 less the
+/// umask). Something that is not a regular file (a device, a pipe) is refused.
 pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
     let err = |source| Error::Write {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = tempfile::NamedTempFile::new_in(folder_of(path)).map_err(err)?;
+    let existing = std::fs::metadata(path).ok();
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        return Err(not_regular(path));
+    }
+    let target = resolve(path).unwrap_or_else(|| path.to_path_buf());
+    let mut file = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(folder_of(&target))
+        .map_err(err)?;
     file.write_all(text.as_bytes()).map_err(err)?;
+    if let Some(meta) = &existing {
+        file.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(err)?;
+    }
     file.as_file().sync_data().map_err(err)?;
-    file.persist(path).map_err(|e| err(e.error))?;
+    file.persist(&target).map_err(|e| err(e.error))?;
     Ok(())
 }
 

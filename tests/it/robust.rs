@@ -577,3 +577,114 @@ fn start_up_checks_give_the_same_verdicts_for_every_jobs_count() {
     }
     assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
 }
+
+/// `--stats-json` naming the input or the output is refused before any test runs (it
+/// overwrote the input once), and so is a stats path whose folder does not exist.
+#[test]
+fn stats_json_never_replaces_the_input_or_the_output() {
+    let s = Scratch::new();
+    let input = "<a><keep/><drop/></a>";
+    s.write("a.xml", input);
+    let ran = s.path().join("ran");
+    s.script(
+        "t.sh",
+        &format!("touch '{}'\ngrep -q keep \"$1\"", ran.display()),
+    );
+    for args in [
+        ["a.xml", "./t.sh", "-o", "out.xml", "--stats-json", "a.xml"],
+        [
+            "a.xml",
+            "./t.sh",
+            "-o",
+            "out.xml",
+            "--stats-json",
+            "out.xml",
+        ],
+        [
+            "a.xml",
+            "./t.sh",
+            "-o",
+            "out.xml",
+            "--stats-json",
+            "/nonexistent-dir/s.json",
+        ],
+    ] {
+        let out = s.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(args[5]), "{}", stderr(&out));
+        assert!(!ran.exists(), "{args:?}: the test ran");
+        assert!(!s.path().join("out.xml").exists(), "{args:?}");
+    }
+    assert_eq!(s.read("a.xml"), input);
+    let out = s.run(&["a.xml", "./t.sh", "-o", "out.xml", "--stats-json", "s.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(json_number(&s.read("s.json"), "oracle_calls") > 0);
+}
+
+/// The output gets the permissions a new file usually gets (0666 less the umask, here
+/// 022), not a temporary file's 0600; an existing output keeps its own; an output that is
+/// a symbolic link stays one, and the file it points to receives the result; a device is
+/// refused.
+#[test]
+fn the_output_keeps_usual_permissions_and_symbolic_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let s = Scratch::new();
+    s.write("a.xml", "<a><keep/><drop/></a>");
+    s.script("t.sh", "grep -q keep \"$1\"");
+    // The umask is set by a shell in between.
+    let run = |out: &str| {
+        let status = Command::new("sh")
+            .current_dir(s.path())
+            .env("TMPDIR", s.tmpdir())
+            .arg("-c")
+            .arg("umask 022; exec \"$0\" a.xml ./t.sh -q -o \"$1\"")
+            .arg(env!("CARGO_BIN_EXE_treereduce"))
+            .arg(out)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{out}: {status}");
+    };
+    run("new.xml");
+    assert_eq!(mode(&s.path().join("new.xml")), 0o644);
+    s.write("old.xml", "");
+    std::fs::set_permissions(
+        s.path().join("old.xml"),
+        std::fs::Permissions::from_mode(0o640),
+    )
+    .unwrap();
+    run("old.xml");
+    assert_eq!(mode(&s.path().join("old.xml")), 0o640);
+    std::os::unix::fs::symlink("target.xml", s.path().join("link.xml")).unwrap();
+    run("link.xml");
+    let link = std::fs::symlink_metadata(s.path().join("link.xml")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(s.read("target.xml"), s.read("new.xml"));
+    assert!(s.read("new.xml").contains("keep"));
+    // A device is refused before any test: the output is replaced as the run goes (as
+    // root, the rename once replaced /dev/null itself).
+    let out = s.run(&["a.xml", "./t.sh", "-o", "/dev/null"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+    use std::os::unix::fs::FileTypeExt;
+    let null = std::fs::metadata("/dev/null").unwrap().file_type();
+    assert!(null.is_char_device());
+}
+
+/// A `--timeout` too large for the clock, or too small to mean anything, is a usage error,
+/// never a panic (`Duration` and `Instant` arithmetic overflowed on 1e19).
+#[test]
+fn absurd_timeouts_are_usage_errors() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a><keep/></a>");
+    s.script("t.sh", "grep -q keep \"$1\"");
+    for t in ["1e300", "1e19", "18446744073709551616", "1e-300"] {
+        let out = s.run(&["a.xml", "./t.sh", "--timeout", t]);
+        assert_eq!(out.status.code(), Some(2), "{t}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--timeout"), "{t}: {}", stderr(&out));
+    }
+}
