@@ -44,6 +44,7 @@ fn main() -> ExitCode {
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             oracle::emergency_cleanup();
+            output::emergency_cleanup();
             eprintln!(
                 "treereduce: interrupted again; stopped at once; the output file, if any, holds the last accepted text that a parse confirmed"
             );

@@ -75,7 +75,7 @@ pub fn emergency_cleanup() {
     for root in &registry.roots {
         // A killed test may still be finishing a file operation; try a few times.
         for _ in 0..5 {
-            if std::fs::remove_dir_all(root).is_ok() || !root.exists() {
+            if force_remove(root) {
                 break;
             }
             thread::sleep(Duration::from_millis(20));
@@ -83,6 +83,30 @@ pub fn emergency_cleanup() {
     }
     // Keep the lock until the process exits so no new test starts.
     std::mem::forget(registry);
+}
+
+/// Removes the folder `path` and everything in it; `true` when it is gone. A test may
+/// leave folders it made read-only or unsearchable (`chmod 500 .`, a Go module cache),
+/// which `remove_dir_all` cannot empty when not running as root: those get their owner's
+/// permissions back first. The walk keeps its own stack (a test may nest folders deeply)
+/// and never follows a symbolic link out of the folder.
+fn force_remove(path: &Path) -> bool {
+    if std::fs::remove_dir_all(path).is_ok() || !path.exists() {
+        return true;
+    }
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(entry.path());
+            }
+        }
+    }
+    std::fs::remove_dir_all(path).is_ok() || !path.exists()
 }
 
 /// Which runs count as interesting. All given conditions must hold.
@@ -229,6 +253,7 @@ impl Oracle {
         let mut command = self.command(&path);
         command.current_dir(dir.path());
         let mut run = self.run(command, cancel);
+        force_remove(dir.path());
         drop(dir);
         if let Ok(outcome) = &mut run {
             outcome.overhead = entered.elapsed().saturating_sub(outcome.elapsed);
@@ -387,6 +412,7 @@ impl Oracle {
 impl Drop for Oracle {
     fn drop(&mut self) {
         let root = self.root.path().to_path_buf();
+        force_remove(&root);
         live().roots.retain(|r| *r != root);
     }
 }

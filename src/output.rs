@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{Error, Result};
 
@@ -25,6 +26,42 @@ fn folder_of(path: &Path) -> &Path {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     }
+}
+
+/// The temporary files being written, for [`emergency_cleanup`]: a second interrupt exits
+/// at once, without the destructors that would remove them.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
+    PENDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A temporary file listed in [`PENDING`] while this lives.
+struct Pending(PathBuf);
+
+impl Pending {
+    fn new(path: &Path) -> Self {
+        pending().push(path.to_path_buf());
+        Pending(path.to_path_buf())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        pending().retain(|p| *p != self.0);
+    }
+}
+
+/// Removes the temporary files of writes under way. Meant for the signal-handling thread
+/// just before `std::process::exit`; keeps the list locked, so no write completes after.
+pub fn emergency_cleanup() {
+    let files = pending();
+    for file in files.iter() {
+        let _ = std::fs::remove_file(file);
+    }
+    std::mem::forget(files);
 }
 
 /// The error for an output that exists but is not a regular file: the output is replaced
@@ -100,6 +137,7 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
         .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(folder_of(&target))
         .map_err(err)?;
+    let _pending = Pending::new(file.path());
     file.write_all(text.as_bytes()).map_err(err)?;
     if let Some(meta) = &existing {
         file.as_file()

@@ -688,3 +688,57 @@ fn absurd_timeouts_are_usage_errors() {
         assert!(stderr(&out).contains("--timeout"), "{t}: {}", stderr(&out));
     }
 }
+
+/// A test that leaves a folder without permissions and makes its own folder read-only
+/// (as a Go module cache does) leaves nothing behind: treereduce gives the folders their
+/// owner's permissions back before removing them. Root ignores permissions, so as root
+/// the run drops to user `nobody` through `setpriv` (skipped where that cannot run the
+/// binary).
+#[test]
+fn read_only_folders_left_by_a_test_are_removed() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new();
+    s.write("a.xml", "<a><keep/><drop/></a>");
+    s.script(
+        "t.sh",
+        "grep -q keep \"$1\"; r=$?\nmkdir -p sub; touch sub/f; chmod 000 sub; chmod 500 .\nexit $r",
+    );
+    let bin = env!("CARGO_BIN_EXE_treereduce");
+    // /proc/self belongs to the process's user.
+    let as_root =
+        std::os::unix::fs::MetadataExt::uid(&std::fs::metadata("/proc/self").unwrap()) == 0;
+    let mut command = if as_root {
+        let drop_to_nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+        let usable = Command::new("setpriv")
+            .args(drop_to_nobody)
+            .args([bin, "--version"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !usable {
+            eprintln!("skipped: setpriv cannot run {bin} as nobody");
+            return;
+        }
+        for dir in [s.path(), &s.tmpdir()] {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        }
+        let mut c = Command::new("setpriv");
+        c.args(drop_to_nobody).arg(bin);
+        c
+    } else {
+        Command::new(bin)
+    };
+    let out = command
+        .current_dir(s.path())
+        .env("TMPDIR", s.tmpdir())
+        .args(["a.xml", "./t.sh", "-q", "-o"])
+        .arg(s.tmpdir().join("..").join("out.xml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(s.leftovers(), Vec::<String>::new());
+    assert!(s.read("out.xml").contains("keep"));
+}
