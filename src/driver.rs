@@ -921,6 +921,16 @@ impl<'a> Driver<'a> {
         // this text, and is known to while nothing touches its parent. Edits the list
         // made after an item's question may have been what it needed, so only items
         // whose parents the list left alone are recorded.
+        // In code, a rewritten node's records describe what it holds in the context it
+        // had before: what it keeps of itself (a hoisted child) now stands elsewhere.
+        if let Some(subjects) = subjects.filter(|_| !self.frontend.needs_are_local()) {
+            let kept = strategy.kept();
+            for (i, subject) in subjects.iter().enumerate() {
+                if kept.binary_search(&i).is_err() {
+                    self.needed.release_within(subject.span());
+                }
+            }
+        }
         if let (Some(subjects), Ok(()), Ok(true), None) = (subjects, &result, &verified, patience) {
             let edits: Vec<&Edit> = committed[list_start..].iter().collect();
             let splices = splices(&edits);

@@ -63,6 +63,11 @@ impl Subject {
     pub fn parent(&self) -> &Range<usize> {
         &self.record.parent
     }
+
+    /// The span of the node itself.
+    pub fn span(&self) -> &Range<usize> {
+        &self.span
+    }
 }
 
 /// The needed nodes of the current text, by their spans.
@@ -109,6 +114,21 @@ impl Needed {
             if let Some(subject) = Subject::of(tree, id, DELETE) {
                 self.record(&subject);
             }
+        }
+    }
+
+    /// Forgets every record of a node inside `range` (a node that was rewritten: what it
+    /// keeps of itself now stands in another context).
+    pub fn release_within(&mut self, range: &Range<usize>) {
+        let inside: Vec<(usize, usize)> = self
+            .by_span
+            .range((range.start, range.start)..)
+            .map(|(&key, _)| key)
+            .take_while(|&(start, _)| start < range.end)
+            .filter(|&(_, end)| end <= range.end)
+            .collect();
+        for key in inside {
+            self.by_span.remove(&key);
         }
     }
 
@@ -276,5 +296,14 @@ mod tests {
         assert!(!needed.holds(other.node(b), DELETE));
         other.node_mut(b).label = String::from("a");
         assert!(needed.holds(other.node(b), DELETE));
+    }
+
+    #[test]
+    fn a_rewritten_node_releases_everything_inside_it() {
+        let text = "<r><p><m><i v=\"x\">E</i></m></p><q/></r>";
+        let mut needed = Needed::default();
+        needed.record_all(&xml().parse(text).expect("parses"));
+        needed.release_within(&span_of(text, "<p><m><i v=\"x\">E</i></m></p>"));
+        assert_eq!(held(&needed, text), vec!["q@<q/>".to_string()]);
     }
 }

@@ -82,6 +82,15 @@ pub trait Frontend {
         false
     }
 
+    /// True when what a node needs lies in its own surroundings (markup: an element, its
+    /// attributes and its children), so a node proven needed stays needed while its parent
+    /// is untouched, even after an ancestor was rewritten around it. False for code,
+    /// where a name ties a node to others anywhere: there a rewrite of an ancestor (a
+    /// wrapper function hoisted away) forgets what was proven about the nodes inside it.
+    fn needs_are_local(&self) -> bool {
+        true
+    }
+
     /// Judges `candidate`, made from the valid text `base` by `edits` that only delete
     /// whole nodes (their deletion spans) and units (see [`Frontend::units`]), when a
     /// check cheaper than a parse can: `Some(valid)`, or `None` to parse it. The driver

@@ -1140,10 +1140,10 @@ impl Grammar {
         parent: Option<TsNode>,
         leads: &[(&str, Option<&str>)],
         in_list: bool,
-    ) -> Vec<String> {
+    ) -> Vec<Alternative> {
         let info = self.info(node);
         let own_text = &text[node.byte_range()];
-        let mut out: Vec<String> = Vec::new();
+        let mut out: Vec<Alternative> = Vec::new();
         for rule in info.replace.iter().filter_map(|&i| self.replace.get(i)) {
             if rule.in_list.is_some_and(|want| want != in_list) {
                 continue;
@@ -1183,22 +1183,30 @@ impl Grammar {
                     self.info(c).avoid & direct == 0
                         && leftmost(c).all(|d| self.info(d).avoid & leading == 0)
                 };
-                for r in self.hoist(node, bit, category, in_list, &fits) {
-                    out.push(text[r].to_string());
-                }
+                out.extend(
+                    self.hoist(node, bit, category, in_list, &fits)
+                        .into_iter()
+                        .map(Alternative::Keep),
+                );
             }
             if let Some(p) = &category.placeholder
                 && node.named_child_count() > 0
                 && !at(&category.no_placeholder)
             {
-                out.push(p.clone());
+                out.push(Alternative::Text(p.clone()));
             }
         }
-        let mut seen = BTreeSet::new();
-        out.retain(|t| t.len() < own_text.len() && seen.insert(t.clone()));
-        out.sort_by_key(String::len);
-        out.truncate(self.max_alternatives);
-        out
+        // Shorter than the node and each text once (a handful per node: pairwise is fine).
+        let mut kept: Vec<Alternative> = Vec::new();
+        for alternative in out {
+            let t = alternative.text(text);
+            if t.len() < own_text.len() && !kept.iter().any(|k| k.text(text) == t) {
+                kept.push(alternative);
+            }
+        }
+        kept.sort_by_key(|a| a.text(text).len());
+        kept.truncate(self.max_alternatives);
+        kept
     }
 
     /// Spans of the nearest descendants of `node` in the same category that may replace it.
@@ -1296,22 +1304,47 @@ fn has_token(text: &str, node: TsNode, tokens: &[String]) -> bool {
         .any(|(c, _)| !c.is_named() && tokens.iter().any(|t| *t == text[c.byte_range()]))
 }
 
+/// What may stand in a node's place: a new text, or one of its own descendants (by span),
+/// which the node's tree keeps as deletions around it, so that no text is copied: a copy
+/// per node costs memory quadratic in the nesting depth (50 000 nested arrays).
+#[derive(Debug, Clone)]
+enum Alternative {
+    Text(String),
+    Keep(Range<usize>),
+}
+
+impl Alternative {
+    /// The text that would stand in the node's place.
+    fn text<'a>(&'a self, source: &'a str) -> &'a str {
+        match self {
+            Alternative::Text(t) => t,
+            Alternative::Keep(r) => &source[r.clone()],
+        }
+    }
+}
+
 /// A tree node for `ts`.
 fn leaf(
     kind: NodeKind,
     ts: TsNode,
     delete: Option<Range<usize>>,
-    alternatives: Vec<String>,
+    alternatives: Vec<Alternative>,
 ) -> Node {
     let span = ts.byte_range();
-    // Each alternative text replaces the node's whole span.
+    // A new text replaces the node's whole span; a kept descendant is what is left once
+    // the text before and after it goes.
     let alternatives = alternatives
         .into_iter()
-        .map(|text| {
-            vec![Edit {
+        .map(|alternative| match alternative {
+            Alternative::Text(text) => vec![Edit {
                 span: span.clone(),
                 text,
-            }]
+            }],
+            Alternative::Keep(r) => [span.start..r.start, r.end..span.end]
+                .into_iter()
+                .filter(|d| !d.is_empty())
+                .map(Edit::delete)
+                .collect(),
         })
         .collect();
     Node {
@@ -1477,21 +1510,28 @@ fn whole_lines(text: &str, start: usize, end: usize) -> Option<Range<usize>> {
 }
 
 /// A template filled in for `node`; `None` when a field it names is absent.
-fn render_template(text: &str, node: TsNode, template: &[Segment]) -> Option<String> {
+fn render_template(text: &str, node: TsNode, template: &[Segment]) -> Option<Alternative> {
+    let span = |segment: &Segment| match segment {
+        Segment::Text(_) => None,
+        Segment::Field(f) => Some(node.child_by_field_name(f)?.byte_range()),
+        Segment::Inner => {
+            let count = u32::try_from(node.named_child_count()).ok()?;
+            let first = node.named_child(0)?;
+            let last = node.named_child(count.checked_sub(1)?)?;
+            Some(first.start_byte()..last.end_byte())
+        }
+    };
+    if let [only @ (Segment::Field(_) | Segment::Inner)] = template {
+        return span(only).map(Alternative::Keep);
+    }
     let mut out = String::new();
     for segment in template {
         match segment {
             Segment::Text(t) => out.push_str(t),
-            Segment::Field(f) => out.push_str(&text[node.child_by_field_name(f)?.byte_range()]),
-            Segment::Inner => {
-                let count = u32::try_from(node.named_child_count()).ok()?;
-                let first = node.named_child(0)?;
-                let last = node.named_child(count.checked_sub(1)?)?;
-                out.push_str(&text[first.start_byte()..last.end_byte()]);
-            }
+            other => out.push_str(&text[span(other)?]),
         }
     }
-    Some(out)
+    Some(Alternative::Text(out))
 }
 
 /// The first ERROR or MISSING node in document order, as a syntax error.
