@@ -917,10 +917,6 @@ impl<'a> Driver<'a> {
             },
             None => Ok(true),
         };
-        // A list that ran to its end left its items 1-minimal: each item kept fails on
-        // this text, and is known to while nothing touches its parent. Edits the list
-        // made after an item's question may have been what it needed, so only items
-        // whose parents the list left alone are recorded.
         // In code, a rewritten node's records describe what it holds in the context it
         // had before: what it keeps of itself (a hoisted child) now stands elsewhere.
         if let Some(subjects) = subjects.filter(|_| !self.frontend.needs_are_local()) {
@@ -931,6 +927,10 @@ impl<'a> Driver<'a> {
                 }
             }
         }
+        // A list that ran to its end left its items 1-minimal: each item kept fails on
+        // this text, and is known to while nothing touches its parent. Edits the list
+        // made after an item's question may have been what it needed, so only items
+        // whose parents the list left alone are recorded.
         if let (Some(subjects), Ok(()), Ok(true), None) = (subjects, &result, &verified, patience) {
             let edits: Vec<&Edit> = committed[list_start..].iter().collect();
             let splices = splices(&edits);
@@ -1024,6 +1024,13 @@ impl<'a> Driver<'a> {
         } else {
             jobs
         }
+    }
+
+    /// The needed nodes as the next pass will know them, after `edits` of this one.
+    fn needed_after(&self, edits: &[&Edit]) -> Needed {
+        let mut needed = self.needed.clone();
+        needed.carry(&splices(edits));
+        needed
     }
 
     /// A fresh strategy for a list of `n` items.
@@ -1227,9 +1234,7 @@ impl<'a> Driver<'a> {
                 let from = Some((base, edits));
                 let tree =
                     tree_of(&mut self.ready, self.frontend, &text, text_key, limit, from).ok()?;
-                // The needed nodes as the pass will know them, after this one's edits.
-                let mut needed = self.needed.clone();
-                needed.carry(&splices(edits));
+                let needed = self.needed_after(edits);
                 // As in `hdd`: the first depth from here with something to delete.
                 let items = tree
                     .depth_index()
@@ -1246,9 +1251,7 @@ impl<'a> Driver<'a> {
             Following::Rewrite(rank) => {
                 let text = render(base, edits);
                 let tree = self.frontend.parse(&text).ok()?;
-                let mut needed = self.needed.clone();
-                needed.carry(&splices(edits));
-                let (items, _) = rewrites(&tree, rank, &needed);
+                let (items, _) = rewrites(&tree, rank, &self.needed_after(edits));
                 (Cow::Owned(text), Vec::new(), Cow::Owned(items), None, false)
             }
         };

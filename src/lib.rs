@@ -82,6 +82,13 @@ impl Config {
             verbose: false,
         }
     }
+
+    /// Where the result goes: `output`, or `<stem>.reduced.<ext>` beside the input.
+    pub fn output_path(&self) -> PathBuf {
+        self.output
+            .clone()
+            .unwrap_or_else(|| output::default_path(&self.input))
+    }
 }
 
 /// Reads `path` as UTF-8 text, with errors naming the file and byte offset.
@@ -178,10 +185,7 @@ pub fn run(config: &Config) -> Result<Summary> {
             message: e.message,
             format: format.name(),
         })?;
-    let output = config
-        .output
-        .clone()
-        .unwrap_or_else(|| output::default_path(&config.input));
+    let output = config.output_path();
     if output::same_file(&output, &config.input) {
         return Err(Error::Usage(format!(
             "the output {} is the input; treereduce never modifies its input, choose another -o",

@@ -20,10 +20,7 @@ fn main() -> ExitCode {
         }
     };
     if let Some(stats) = &cli.stats_json {
-        let output = config
-            .output
-            .clone()
-            .unwrap_or_else(|| output::default_path(&config.input));
+        let output = config.output_path();
         let clash = [(&config.input, "input"), (&output, "output")]
             .into_iter()
             .find(|(path, _)| output::same_file(stats, path));

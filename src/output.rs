@@ -76,19 +76,32 @@ fn not_regular(path: &Path) -> Error {
     }
 }
 
-/// Fails early (before any oracle call) when the output's folder cannot take a new file,
-/// or the output exists and is not a regular file.
-pub fn check_writable(path: &Path) -> Result<()> {
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+/// What writing to `path` replaces: the file it names (see [`resolve`]) and, when one
+/// exists, its metadata. Something that is not a regular file is refused.
+fn target(path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>)> {
+    let existing = std::fs::metadata(path).ok();
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
         return Err(not_regular(path));
     }
     let target = resolve(path).unwrap_or_else(|| path.to_path_buf());
+    Ok((target, existing))
+}
+
+/// The error for a failure to write `path`.
+fn write_error(path: &Path) -> impl Fn(std::io::Error) -> Error + Copy + '_ {
+    move |source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Fails early (before any oracle call) when the output's folder cannot take a new file,
+/// or the output exists and is not a regular file.
+pub fn check_writable(path: &Path) -> Result<()> {
+    let (target, _) = target(path)?;
     tempfile::NamedTempFile::new_in(folder_of(&target))
         .map(drop)
-        .map_err(|source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+        .map_err(write_error(path))
 }
 
 /// The file `path` names: symbolic links followed (a dangling one to the file it would
@@ -124,15 +137,8 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// an existing file keeps its permissions and a new one gets the usual ones (0666 less the
 /// umask). Something that is not a regular file (a device, a pipe) is refused.
 pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let err = |source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let existing = std::fs::metadata(path).ok();
-    if existing.as_ref().is_some_and(|m| !m.is_file()) {
-        return Err(not_regular(path));
-    }
-    let target = resolve(path).unwrap_or_else(|| path.to_path_buf());
+    let err = write_error(path);
+    let (target, existing) = target(path)?;
     let mut file = tempfile::Builder::new()
         .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(folder_of(&target))
