@@ -112,8 +112,7 @@ impl Cli {
                 _ => Order::Forward,
             },
             seed: self.seed,
-            allow_empty: false,
-            dense: false,
+            ..StrategyOptions::default()
         };
         config.grouping = if self.grouping == "parent" {
             Grouping::Parent

@@ -1038,6 +1038,7 @@ impl<'a> Driver<'a> {
         let options = StrategyOptions {
             allow_empty: patience.is_none(),
             dense: self.dense,
+            rest_first: patience.is_some(),
             ..self.options.strategy_options.clone()
         };
         self.options.strategy.build(n, &options)

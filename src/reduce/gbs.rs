@@ -33,6 +33,8 @@ enum Pending {
     Block(usize),
     /// The half of the known-failing group on the current side.
     Half,
+    /// The whole pool while a group is searched (see [`Gbs::rest_first`]).
+    Rest,
 }
 
 /// Generalized binary splitting with an estimated number of needed items.
@@ -70,6 +72,12 @@ pub struct Gbs {
     allow_empty: bool,
     /// Needed items assumed before any verdict (0 or 1; see [`Gbs::dense`]).
     prior: usize,
+    /// Whether the pool is still to be tried whole once the first half of the first
+    /// group failed (see [`Gbs::rest_first`]).
+    rest_first: bool,
+    /// A second known-failing group, at the back of the list, searched once `group` is
+    /// done: the whole pool when the rest-first proposal failed.
+    held: Vec<usize>,
     pending: Option<Pending>,
     /// The model's chance that the pending proposal is interesting (see [`Gbs::chance`]).
     chance: Option<f64>,
@@ -89,6 +97,8 @@ impl Gbs {
             run: [0, 0],
             allow_empty,
             prior: 0,
+            rest_first: false,
+            held: Vec::new(),
             pending: None,
             chance: None,
         }
@@ -101,6 +111,28 @@ impl Gbs {
     pub fn dense(mut self) -> Self {
         self.prior = 1;
         self
+    }
+
+    /// The same strategy for one value whose units are tried with little patience (the
+    /// shrink pass): when the first half of the list fails, the other half is tried whole
+    /// before the failing one is searched. Without it a value needed only at its start
+    /// (`title="s` out of `title="script..."`) spends the patience on ever smaller front
+    /// blocks and keeps everything; with it the tail goes in the second call, and a value
+    /// needed whole still costs the same calls.
+    pub fn rest_first(mut self) -> Self {
+        self.rest_first = true;
+        self
+    }
+
+    /// True when the next proposal is the whole pool, tried beside a search (see
+    /// [`Gbs::rest_first`]): nothing is known yet but that the group's first half holds
+    /// a needed item.
+    fn rest_due(&self) -> bool {
+        self.rest_first
+            && self.removed == 0
+            && self.needed.is_empty()
+            && !self.group.is_empty()
+            && !self.pool.is_empty()
     }
 
     /// The number of pool items to test next, from the estimate described on [`Gbs`].
@@ -190,6 +222,19 @@ impl Strategy for Gbs {
                 self.found(only, self.search_gap);
                 continue;
             }
+            if self.group.is_empty() && !self.held.is_empty() {
+                // The held group lies at the back: searched from there, what its search
+                // gives back joins the pool in walking order.
+                self.group = std::mem::take(&mut self.held);
+                self.search_gap = 0;
+                self.side = Side::Back;
+                continue;
+            }
+            if self.rest_due() {
+                self.chance = Some(self.block_chance(self.pool.len()));
+                self.pending = Some(Pending::Rest);
+                return Some(sorted(self.pool.iter().copied().collect()));
+            }
             if !self.group.is_empty() {
                 let half = self.take_range(self.group.len(), self.group.len() / 2);
                 let g = self.group.len();
@@ -232,6 +277,17 @@ impl Strategy for Gbs {
                 self.group = self.pool.drain(range).collect();
                 self.search_gap = 0;
             }
+            (Pending::Rest, true) => {
+                self.removed += self.pool.len();
+                self.run[side] += self.pool.len();
+                self.pool.clear();
+            }
+            // The pool holds a needed item too; the search goes on in the group.
+            // The pool holds a needed item too: it waits, whole, for its own search.
+            (Pending::Rest, false) => {
+                self.rest_first = false;
+                self.held = self.pool.drain(..).collect();
+            }
             (Pending::Half, true) => {
                 let h = self.group.len() / 2;
                 let range = self.take_range(self.group.len(), h);
@@ -263,6 +319,7 @@ impl Strategy for Gbs {
     fn kept(&self) -> Vec<usize> {
         let mut kept: Vec<usize> = self.pool.iter().copied().collect();
         kept.extend_from_slice(&self.group);
+        kept.extend_from_slice(&self.held);
         kept.extend_from_slice(&self.needed);
         sorted(kept)
     }

@@ -92,6 +92,10 @@ pub struct StrategyOptions {
     /// The items all survived an earlier pass over the same list (HDD*'s later rounds), so
     /// most are expected to be needed. Only [`Gbs`] uses it (see [`Gbs::dense`]).
     pub dense: bool,
+    /// The list is the units of one value, tried with little patience (the shrink pass):
+    /// after the first half fails, try the other half before searching the first. Only
+    /// [`Gbs`] uses it (see [`Gbs::rest_first`]).
+    pub rest_first: bool,
 }
 
 impl Default for StrategyOptions {
@@ -101,6 +105,7 @@ impl Default for StrategyOptions {
             seed: 0,
             allow_empty: false,
             dense: false,
+            rest_first: false,
         }
     }
 }
@@ -158,8 +163,16 @@ impl StrategyKind {
             StrategyKind::Ddmin => Box::new(Ddmin::new(order, allow_empty)),
             StrategyKind::AdaptiveDdmin => Box::new(AdaptiveDdmin::new(order, allow_empty)),
             StrategyKind::Greedy => Box::new(Greedy::new(order, allow_empty)),
-            StrategyKind::Gbs if options.dense => Box::new(Gbs::new(order, allow_empty).dense()),
-            StrategyKind::Gbs => Box::new(Gbs::new(order, allow_empty)),
+            StrategyKind::Gbs => {
+                let mut gbs = Gbs::new(order, allow_empty);
+                if options.dense {
+                    gbs = gbs.dense();
+                }
+                if options.rest_first {
+                    gbs = gbs.rest_first();
+                }
+                Box::new(gbs)
+            }
         }
     }
 }

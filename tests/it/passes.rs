@@ -85,3 +85,24 @@ fn a_failed_rewrite_is_not_asked_again_while_its_parent_stays() {
     assert_eq!(times("<r><b>k</b><w><d/>x</w></r>"), 1, "{asked:?}");
     assert_eq!(times("<r><b>k</b>x</r>"), 1, "{asked:?}");
 }
+
+/// A value or a text needed only at its start still shrinks: the shrink pass tries the
+/// other half of a value once its first half failed, before it gives up (with the front
+/// halves alone it spent its patience on ever smaller front blocks and kept both whole).
+#[test]
+fn values_needed_only_at_their_start_shrink() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<r><e title=\"scriptxxxxxxxxxxxxxxxxxx\">E</e></r>\n",
+        "grep -q 'title=\"s' \"$1\"",
+    );
+    assert_eq!(result, "<e title=\"s\"/>");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<r><e>Xneed and a long tail of many words that could go</e></r>\n",
+        "grep -q '<e>[^<]*Xneed' \"$1\"",
+    );
+    assert_eq!(result, "<e>Xneed</e>");
+}

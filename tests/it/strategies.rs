@@ -77,14 +77,16 @@ fn drive(
     (strategy.kept(), asked)
 }
 
-/// Options for the properties: odd seeds also mark the list as dense (HDD*'s later rounds),
-/// so every property holds for both starts of the default strategy.
+/// Options for the properties: odd seeds also mark the list as dense (HDD*'s later rounds)
+/// and every other pair of seeds as a shrink's value (the other half tried first), so every
+/// property holds for every start of the default strategy.
 fn options(order: Order, seed: u64, allow_empty: bool) -> StrategyOptions {
     StrategyOptions {
         order,
         seed,
         allow_empty,
         dense: seed % 2 == 1,
+        rest_first: seed % 4 >= 2,
     }
 }
 
@@ -348,6 +350,35 @@ fn gbs_dense_starts_with_single_items() {
     assert_eq!(trace(StrategyKind::Gbs, 6, &needed, &dense), expected);
     let usual = trace(StrategyKind::Gbs, 6, &needed, &forward(false));
     assert_eq!(usual.len(), 8, "{usual:?}");
+}
+
+/// A shrink's value needed only at its start (`title="s` out of `title="script..."`): the
+/// usual start searches the failing front half block by block (three failures, where the
+/// shrink pass gives up after four), the rest-first start removes the back half in its
+/// second call and finishes in five.
+#[test]
+fn gbs_rest_first_removes_the_tail_of_a_value_needed_at_its_start() {
+    let rest_first = StrategyOptions {
+        rest_first: true,
+        ..forward(false)
+    };
+    let expected: Vec<Vec<usize>> = vec![
+        vec![4, 5, 6, 7],
+        vec![0, 1, 2, 3],
+        vec![2, 3],
+        vec![1, 2, 3],
+        vec![0],
+    ];
+    assert_eq!(trace(StrategyKind::Gbs, 8, &[0], &rest_first), expected);
+    let usual = trace(StrategyKind::Gbs, 8, &[0], &forward(false));
+    assert_eq!(
+        usual[..3],
+        [
+            vec![4, 5, 6, 7],
+            vec![2, 3, 4, 5, 6, 7],
+            vec![1, 2, 3, 4, 5, 6, 7]
+        ]
+    );
 }
 
 /// With `allow_empty`, generalized binary splitting asks about the empty list first when
