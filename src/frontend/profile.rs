@@ -573,8 +573,11 @@ impl Grammar {
             let index = lists.len();
             each(kind, &mut |k| k.list = Some(index))?;
             let field = l.field.as_deref().map(|f| names.field(f)).transpose()?;
+            // Keywords such as `set` are anonymous kinds.
             for kind in &l.nonempty_after {
-                names.kind(kind)?;
+                if names.language.id_for_node_kind(kind, false) == 0 {
+                    names.kind(kind)?;
+                }
             }
             lists.push(List {
                 separator: l.separator.clone(),

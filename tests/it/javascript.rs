@@ -593,3 +593,39 @@ proptest! {
         }
     }
 }
+
+/// Early errors tree-sitter does not report, found by a review: a labelled `continue`
+/// lifted out of its label, a setter left without its parameter, `super.x()` hoisted to
+/// a bare `super`. Each is reduced with a test that only greps, and V8 must still compile
+/// the result.
+#[test]
+fn reductions_keep_labels_setter_parameters_and_super_usable() {
+    let cases = [
+        (
+            "outer: for (;;) { for (;;) { continue outer; } }\n",
+            "continue outer",
+        ),
+        ("const o = { set v(x) { this._v = x; } };\n", "set v"),
+        (
+            "class A extends Object { m() { return super.toString(); } }\nA;\n",
+            "super",
+        ),
+    ];
+    let mut results = Vec::new();
+    for (input, needle) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.js"), input).unwrap();
+        script(dir.path(), "t.sh", &format!("grep -q -- '{needle}' \"$1\""));
+        let out = treereduce(
+            dir.path(),
+            &["a.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+        assert!(result.contains(needle), "{result}");
+        results.push(result);
+    }
+    let rejected = engine_rejected(&results);
+    let bad: Vec<&String> = rejected.iter().map(|&i| &results[i]).collect();
+    assert!(bad.is_empty(), "V8 rejects {bad:?}");
+}
