@@ -304,9 +304,7 @@ impl Oracle {
             if interrupted() {
                 return Err(Error::Interrupted);
             }
-            let child = command
-                .spawn()
-                .map_err(|e| self.fail(format!("cannot start it: {e}")))?;
+            let child = command.spawn().map_err(|e| self.fail(start_error(&e)))?;
             let group = i32::try_from(child.id()).unwrap_or(i32::MAX);
             registry.groups.push(group);
             (child, group)
@@ -406,6 +404,16 @@ impl Oracle {
             command: self.config.command.display().to_string(),
             reason,
         }
+    }
+}
+
+/// Why a test could not start, with what to do when the cause is a common one.
+fn start_error(e: &std::io::Error) -> String {
+    // ENOEXEC: an executable text without a `#!` line (a shell would have run it as sh).
+    if e.raw_os_error() == Some(8) {
+        format!("cannot start it: {e}; a script needs a first line such as #!/bin/sh")
+    } else {
+        format!("cannot start it: {e}")
     }
 }
 

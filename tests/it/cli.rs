@@ -156,3 +156,23 @@ fn a_blank_lines_text_is_not_taken_for_the_empty_one() {
     let result = std::fs::read_to_string(dir.path().join("out.txt")).unwrap();
     assert_eq!(result, "\n");
 }
+
+/// An executable script without a `#!` line cannot be started by the kernel: the error
+/// says so and how to mend it, and the run stops with the usage exit code.
+#[test]
+fn a_script_without_a_shebang_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.txt"), "a\nb\n").unwrap();
+    let path = dir.path().join("t.sh");
+    std::fs::write(&path, "grep -q b \"$1\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = treereduce(dir.path(), &["in.txt", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("a script needs a first line such as #!/bin/sh"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
