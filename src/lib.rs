@@ -174,7 +174,7 @@ pub fn run(config: &Config) -> Result<Summary> {
     let format = config
         .format
         .unwrap_or_else(|| Format::detect(&config.input, &original));
-    let frontend = format.frontend();
+    let frontend = format.frontend_for(&original);
     // Deep enough for the start-up checks and the first deletion pass, which takes it.
     let tree = frontend
         .parse_to(&original, driver::FIRST_LIMIT)

@@ -2,8 +2,9 @@
 //! profile `grammars/javascript.toml`, which is embedded at build time so nothing is read
 //! at run time. All language knowledge is in the profile; this file only names it.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, OnceLock};
 
+use super::early::Checks;
 use super::profile::Grammar;
 use super::{Frontend, SyntaxError};
 use crate::tree::{Edit, Tree};
@@ -23,9 +24,70 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
     .expect("grammars/javascript.toml is valid")
 });
 
-/// JavaScript (scripts and modules, JSX included as the grammar has it).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct JavaScript;
+/// JavaScript (scripts and modules, JSX included as the grammar has it). Candidates are
+/// held to the early errors the original keeps (see [`super::early`]); the default, with
+/// no original, holds them to none.
+#[derive(Debug, Clone, Default)]
+pub struct JavaScript {
+    original: Option<Arc<Original>>,
+}
+
+/// The text being reduced, and the early-error rules it keeps, found the first time a
+/// candidate breaks one (most runs never need them, and finding them walks the whole tree).
+#[derive(Debug)]
+struct Original {
+    text: String,
+    checks: OnceLock<Checks>,
+}
+
+impl JavaScript {
+    /// The front end for reducing `original`: candidates keep the early-error rules it keeps.
+    pub fn for_original(original: &str) -> Self {
+        JavaScript {
+            original: Some(Arc::new(Original {
+                text: original.to_string(),
+                checks: OnceLock::new(),
+            })),
+        }
+    }
+
+    /// The rules the original keeps.
+    fn kept(original: &Original) -> Checks {
+        *original.checks.get_or_init(|| {
+            GRAMMAR
+                .tree(&original.text)
+                .map(|tree| Checks::of(&original.text, tree.root_node()))
+                .unwrap_or_default()
+        })
+    }
+
+    /// The early error `text`, whose tree-sitter parse is without errors, breaks of those
+    /// the original keeps: near `at` (where edits of a valid base stand), or anywhere.
+    fn early_error(&self, text: &str, at: Option<&[usize]>) -> Option<&'static str> {
+        let original = self.original.as_ref()?;
+        let tree = GRAMMAR.tree(text)?;
+        let judge = |checks: Checks| match at {
+            Some(at) => checks.violation_near(text, tree.root_node(), at),
+            None => checks.violation(text, tree.root_node()),
+        };
+        judge(Checks::ALL)?;
+        judge(Self::kept(original))
+    }
+
+    /// Where `edits` of `base` stand in the text they give: the start and the end of each
+    /// replacement.
+    fn edited_at(edits: &[&Edit]) -> Vec<usize> {
+        let mut at = Vec::new();
+        let mut delta: isize = 0;
+        for (span, text) in crate::render::splices(edits) {
+            let start = span.start.saturating_add_signed(delta);
+            at.push(start);
+            at.push(start + text.len());
+            delta += text.len() as isize - span.len() as isize;
+        }
+        at
+    }
+}
 
 impl Frontend for JavaScript {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
@@ -37,7 +99,7 @@ impl Frontend for JavaScript {
     }
 
     fn is_valid(&self, text: &str) -> bool {
-        GRAMMAR.is_valid(text)
+        GRAMMAR.tree(text).is_some() && self.early_error(text, None).is_none()
     }
 
     fn parse_edited_to(
@@ -47,14 +109,33 @@ impl Frontend for JavaScript {
         text: &str,
         depth: Option<u32>,
     ) -> Result<Tree, SyntaxError> {
-        GRAMMAR.parse_edited_to(base, edits, text, depth)
+        let tree = GRAMMAR.parse_edited_to(base, edits, text, depth)?;
+        match self.early_error(text, Some(&Self::edited_at(edits))) {
+            None => Ok(tree),
+            Some(message) => Err(SyntaxError {
+                line: 1,
+                column: 1,
+                message: message.to_string(),
+            }),
+        }
     }
 
     fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
         GRAMMAR.is_valid_edited(base, edits, candidate)
+            && self
+                .early_error(candidate, Some(&Self::edited_at(edits)))
+                .is_none()
     }
 
     fn deletions_stay_valid(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
+        // A deleted class member may have declared a private name still used: parsed.
+        if self.original.is_some()
+            && edits
+                .iter()
+                .any(|e| may_declare_private(&base[e.span.clone()]))
+        {
+            return None;
+        }
         GRAMMAR.deletions_stay_valid(base, edits, candidate)
     }
 
@@ -67,6 +148,24 @@ impl Frontend for JavaScript {
     }
 }
 
+/// True when `deleted` (a list item's deletion span) may be a class member that declares
+/// a private name (`#x = 1;`, `static async *#m() {}`): the only deletion that can leave a
+/// private name undeclared, since a name declared inside a deleted whole goes with its
+/// uses.
+fn may_declare_private(deleted: &str) -> bool {
+    let mut rest = deleted.trim_start();
+    loop {
+        let next = ["static", "async", "get", "set", "accessor", "*"]
+            .iter()
+            .find_map(|word| rest.strip_prefix(word))
+            .filter(|after| after.starts_with(|c: char| c.is_whitespace() || c == '#' || c == '*'));
+        match next {
+            Some(after) => rest = after.trim_start(),
+            None => return rest.starts_with('#'),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,7 +174,7 @@ mod tests {
 
     /// (kind, text, text deleted with it, alternatives) of every node.
     fn nodes(text: &str) -> Vec<(String, String, Option<String>, Vec<String>)> {
-        let tree = JavaScript.parse(text).unwrap();
+        let tree = JavaScript::default().parse(text).unwrap();
         tree.ids()
             .skip(1)
             .map(|id| {
@@ -121,7 +220,7 @@ mod tests {
             "/fixtures/js/umd-type-error/input.js"
         ))
         .unwrap();
-        let tree = JavaScript.parse(&text).unwrap();
+        let tree = JavaScript::default().parse(&text).unwrap();
         let mut edits: Vec<Edit> = tree
             .ids()
             .filter_map(|id| tree.node(id).delete.clone().map(Edit::delete))
@@ -144,9 +243,9 @@ mod tests {
                 })
                 .collect();
             let candidate = render(&text, &chosen);
-            let fresh = JavaScript.is_valid(&candidate);
+            let fresh = JavaScript::default().is_valid(&candidate);
             assert_eq!(
-                JavaScript.is_valid_edited(&text, &chosen, &candidate),
+                JavaScript::default().is_valid_edited(&text, &chosen, &candidate),
                 fresh,
                 "{candidate}"
             );
@@ -156,6 +255,26 @@ mod tests {
             valid > 10 && invalid > 5,
             "{valid} valid, {invalid} invalid"
         );
+    }
+
+    #[test]
+    fn private_declarations_are_told_from_other_deletions() {
+        for declares in [
+            "  #p = 1;",
+            "static #q;",
+            "\n  static async *#m() {}",
+            "get #v() {}",
+        ] {
+            assert!(may_declare_private(declares), "{declares}");
+        }
+        for other in [
+            "m() { return this.#p; }",
+            "x = '#a';",
+            "static y = 1;",
+            "getter() {}",
+        ] {
+            assert!(!may_declare_private(other), "{other}");
+        }
     }
 
     #[test]
@@ -288,7 +407,7 @@ mod tests {
     fn hoisting_copies_no_text() {
         let depth = 2000;
         let text = format!("x = {}1{};\n", "[".repeat(depth), "]".repeat(depth));
-        let tree = JavaScript.parse(&text).unwrap();
+        let tree = JavaScript::default().parse(&text).unwrap();
         let copied: usize = tree
             .ids()
             .flat_map(|id| tree.node(id).alternatives.iter().flatten())
@@ -383,7 +502,7 @@ mod tests {
             "function f() {\n  a();\n\n  b();\n  c(); // c\n\n\n  d();\n}\n",
             "// head\n\nx = [\n  1,\n\n  2,\n  3,\n];\ny = [\n  4,\n  5\n];\n",
         ] {
-            let tree = JavaScript.parse(text).unwrap();
+            let tree = JavaScript::default().parse(text).unwrap();
             let deletes: Vec<Edit> = tree
                 .ids()
                 .filter_map(|id| tree.node(id).delete.clone())
@@ -395,7 +514,7 @@ mod tests {
                     .map(|i| &deletes[i])
                     .collect();
                 let out = render(text, &chosen);
-                if !JavaScript.is_valid(&out) {
+                if !JavaScript::default().is_valid(&out) {
                     continue;
                 }
                 let lines: Vec<&str> = out.lines().collect();
@@ -421,17 +540,19 @@ mod tests {
 
     #[test]
     fn syntax_errors_name_the_first_error_or_missing_node() {
-        let err = JavaScript.parse("let a = 1;\nlet b = ;\n").unwrap_err();
+        let err = JavaScript::default()
+            .parse("let a = 1;\nlet b = ;\n")
+            .unwrap_err();
         assert_eq!((err.line, err.column), (2, 7), "{err}");
-        let err = JavaScript.parse("f(a, b\n").unwrap_err();
+        let err = JavaScript::default().parse("f(a, b\n").unwrap_err();
         assert!(
             err.message.contains("missing") || err.message.contains("unexpected"),
             "{err}"
         );
-        assert!(!JavaScript.is_valid("if (a"));
-        assert!(JavaScript.is_valid("if (a) b();"));
+        assert!(!JavaScript::default().is_valid("if (a"));
+        assert!(JavaScript::default().is_valid("if (a) b();"));
         // Columns count characters, not bytes.
-        let err = JavaScript.parse("é = ;").unwrap_err();
+        let err = JavaScript::default().parse("é = ;").unwrap_err();
         assert_eq!((err.line, err.column), (1, 3), "{err}");
     }
 
@@ -439,7 +560,7 @@ mod tests {
     fn deep_nesting_needs_no_recursion() {
         let depth = 20_000;
         let text = format!("x = {}0{};", "[".repeat(depth), "]".repeat(depth));
-        let tree = JavaScript.parse(&text).unwrap();
+        let tree = JavaScript::default().parse(&text).unwrap();
         assert!(tree.max_depth() as usize >= depth);
     }
 }

@@ -1,6 +1,7 @@
 //! Front ends turn text into a [`Tree`] and say whether a text still parses. They describe
 //! structure and the edits each node allows; they never decide what to try.
 
+mod early;
 mod javascript;
 mod lines;
 pub mod mathml;
@@ -181,8 +182,18 @@ impl Format {
     pub fn frontend(self) -> Box<dyn Frontend> {
         match self {
             Format::Xml => Box::new(Xml),
-            Format::JavaScript => Box::new(JavaScript),
+            Format::JavaScript => Box::new(JavaScript::default()),
             Format::Lines => Box::new(Lines),
+        }
+    }
+
+    /// The front end for reducing `original`: like [`Format::frontend`], but a candidate is
+    /// also held to the rules beyond the grammar that `original` keeps (JavaScript's early
+    /// errors, see `early.rs`).
+    pub fn frontend_for(self, original: &str) -> Box<dyn Frontend> {
+        match self {
+            Format::JavaScript => Box::new(JavaScript::for_original(original)),
+            _ => self.frontend(),
         }
     }
 }

@@ -761,9 +761,10 @@ impl Grammar {
         })
     }
 
-    /// True when `text` parses without ERROR or MISSING nodes.
-    pub fn is_valid(&self, text: &str) -> bool {
-        self.valid_tree(text, Parsed::key(text)).is_some()
+    /// The tree-sitter tree of `text` when it parses without ERROR or MISSING nodes (a
+    /// recent one when `text` was checked or parsed on this thread lately).
+    pub fn tree(&self, text: &str) -> Option<tree_sitter::Tree> {
+        self.valid_tree(text, Parsed::key(text))
     }
 
     /// The tree of `text` (hashed to `key`) when it parses without ERROR or MISSING

@@ -1,0 +1,363 @@
+//! JavaScript's early errors that tree-sitter does not report and that deletions and
+//! unwraps can cause: a private name used where no enclosing class declares it (its field
+//! was deleted), and a `let`, `const` or `class` name declared twice in one scope, or also
+//! by a `var` or a function there (an unwrapped block joined two scopes). V8 refuses such a
+//! file before running it, so a test that runs it only wastes a call, and a test that does
+//! not (a minifier, a formatter) may accept it as the result.
+//!
+//! A rule is enforced only where the original input keeps it ([`Checks::of`]): a test case
+//! for a wrong early error must be reducible too.
+
+use std::collections::BTreeSet;
+
+use tree_sitter::Node;
+
+/// The rules a text is held to: those the original keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Every private name used is declared by an enclosing class.
+    pub private_names: bool,
+    /// No lexical name is declared twice in a scope.
+    pub lexical: bool,
+}
+
+impl Checks {
+    /// Every rule.
+    pub const ALL: Checks = Checks {
+        private_names: true,
+        lexical: true,
+    };
+
+    /// The rules `root` (a tree of `text` without syntax errors) keeps.
+    pub fn of(text: &str, root: Node) -> Checks {
+        Checks {
+            private_names: private_names_ok(text, root),
+            lexical: lexical_ok(text, root),
+        }
+    }
+
+    /// True when no rule is enforced.
+    pub fn none(self) -> bool {
+        !self.private_names && !self.lexical
+    }
+
+    /// The first broken rule in the whole tree, as a message, or `None`.
+    pub fn violation(self, text: &str, root: Node) -> Option<&'static str> {
+        if self.private_names && !private_names_ok(text, root) {
+            return Some(PRIVATE);
+        }
+        if self.lexical && !lexical_ok(text, root) {
+            return Some(LEXICAL);
+        }
+        None
+    }
+
+    /// The first broken rule in the scopes around the byte offsets `at` (where a text was
+    /// edited), as a message, or `None`. Only those scopes can have changed: for each
+    /// offset, the nearest scope holding it (an offset between two statements belongs to
+    /// their list) and the outermost class body around it.
+    pub fn violation_near(self, text: &str, root: Node, at: &[usize]) -> Option<&'static str> {
+        if self.none() {
+            return None;
+        }
+        let mut at = at.to_vec();
+        at.sort_unstable();
+        at.dedup();
+        let (scopes, classes) = surroundings(root, &at);
+        if self.private_names && classes.iter().any(|&c| !private_names_ok(text, c)) {
+            return Some(PRIVATE);
+        }
+        if self.lexical && scopes.iter().any(|&s| !scope_ok(text, s)) {
+            return Some(LEXICAL);
+        }
+        None
+    }
+}
+
+/// A node to visit: the offsets strictly inside it, the nearest scope around it and the
+/// outermost class body around it.
+type Visit<'t, 'a> = (Node<'t>, &'a [usize], Option<Node<'t>>, Option<Node<'t>>);
+
+/// The nearest scopes and the outermost class bodies around the sorted offsets `at`, each
+/// once. One walk down from `root` that enters only the nodes strictly holding an offset
+/// and reads each node's children once: a candidate that deletes a thousand statements of
+/// one list costs one pass over that list, and no node's parent is asked for (tree-sitter
+/// finds a parent by walking down from the root).
+fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
+    let mut scopes: Vec<Node<'t>> = Vec::new();
+    let mut classes: Vec<Node<'t>> = Vec::new();
+    let mut stack: Vec<Visit<'t, '_>> = vec![(root, at, None, None)];
+    while let Some((node, offsets, scope, class)) = stack.pop() {
+        let scope = if is_scope(node.kind()) {
+            Some(node)
+        } else {
+            scope
+        };
+        let class = class.or((node.kind() == "class_body").then_some(node));
+        let mut rest = offsets;
+        let mut stops_here = false;
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if rest.is_empty() {
+                break;
+            }
+            let before = rest.partition_point(|&p| p <= child.start_byte());
+            stops_here |= before > 0;
+            rest = &rest[before..];
+            let inside = rest.partition_point(|&p| p < child.end_byte());
+            if inside > 0 {
+                stack.push((child, &rest[..inside], scope, class));
+            }
+            rest = &rest[inside..];
+        }
+        if stops_here || !rest.is_empty() {
+            for (found, list) in [(scope, &mut scopes), (class, &mut classes)] {
+                if let Some(found) = found
+                    && !list.iter().any(|n| n.id() == found.id())
+                {
+                    list.push(found);
+                }
+            }
+        }
+    }
+    (scopes, classes)
+}
+
+const PRIVATE: &str = "a private name is used where no enclosing class declares it";
+const LEXICAL: &str = "a lexical name is declared twice in one scope";
+
+/// `node` and its ancestors, nearest first.
+fn ancestors(node: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(Some(node), |n| n.parent())
+}
+
+/// Every node below `root` (itself included), in document order, without recursion.
+fn descendants(root: Node) -> impl Iterator<Item = Node> {
+    let mut cursor = root.walk();
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let node = cursor.node();
+        if cursor.goto_first_child() {
+            return Some(node);
+        }
+        loop {
+            if cursor.node() == root {
+                done = true;
+                return Some(node);
+            }
+            if cursor.goto_next_sibling() {
+                return Some(node);
+            }
+            if !cursor.goto_parent() {
+                done = true;
+                return Some(node);
+            }
+        }
+    })
+}
+
+fn is_scope(kind: &str) -> bool {
+    matches!(kind, "program" | "statement_block" | "switch_body")
+}
+
+/// True when a private name is its class member's own name (a declaration).
+fn declares(node: Node) -> bool {
+    node.parent()
+        .is_some_and(|p| matches!(p.kind(), "field_definition" | "method_definition"))
+}
+
+/// The private names a class body's members declare.
+fn declared<'s>(text: &'s str, body: Node) -> BTreeSet<&'s str> {
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor)
+        .filter_map(|member| {
+            let name = member
+                .child_by_field_name("property")
+                .or_else(|| member.child_by_field_name("name"))?;
+            (name.kind() == "private_property_identifier").then(|| &text[name.byte_range()])
+        })
+        .collect()
+}
+
+/// True when every private name used below `root` is declared by a class body around it.
+fn private_names_ok(text: &str, root: Node) -> bool {
+    if !text[root.byte_range()].contains('#') {
+        return true;
+    }
+    descendants(root)
+        .filter(|n| n.kind() == "private_property_identifier" && !declares(*n))
+        .all(|used| {
+            let name = &text[used.byte_range()];
+            ancestors(used)
+                .filter(|n| n.kind() == "class_body")
+                .any(|body| declared(text, body).contains(name))
+        })
+}
+
+/// True when no scope below `root` declares a lexical name twice.
+fn lexical_ok(text: &str, root: Node) -> bool {
+    descendants(root)
+        .filter(|n| is_scope(n.kind()))
+        .all(|scope| scope_ok(text, scope))
+}
+
+/// True when the statements of `scope` (a program, a block, or a switch's cases together)
+/// declare each `let`, `const` and `class` name once, and none of them by `var` or as a
+/// function too. Only plain identifiers are looked at, not destructuring patterns.
+fn scope_ok(text: &str, scope: Node) -> bool {
+    let mut lexical = BTreeSet::new();
+    let mut other = BTreeSet::new();
+    let mut cursor = scope.walk();
+    let mut statements: Vec<Node> = Vec::new();
+    for child in scope.named_children(&mut cursor) {
+        if matches!(child.kind(), "switch_case" | "switch_default") {
+            let mut inner = child.walk();
+            statements.extend(child.children_by_field_name("body", &mut inner));
+        } else {
+            statements.push(child);
+        }
+    }
+    for statement in statements {
+        let statement = match statement.kind() {
+            "export_statement" => match statement.child_by_field_name("declaration") {
+                Some(declaration) => declaration,
+                None => continue,
+            },
+            _ => statement,
+        };
+        let name = |n: Node| {
+            n.child_by_field_name("name")
+                .filter(|name| name.kind() == "identifier")
+                .map(|name| &text[name.byte_range()])
+        };
+        let declarators = || {
+            let mut inner = statement.walk();
+            let names: Vec<&str> = statement
+                .named_children(&mut inner)
+                .filter(|d| d.kind() == "variable_declarator")
+                .filter_map(name)
+                .collect();
+            names
+        };
+        match statement.kind() {
+            "lexical_declaration" => {
+                for n in declarators() {
+                    if !lexical.insert(n) {
+                        return false;
+                    }
+                }
+            }
+            "class_declaration" => {
+                if let Some(n) = name(statement)
+                    && !lexical.insert(n)
+                {
+                    return false;
+                }
+            }
+            "variable_declaration" => other.extend(declarators()),
+            "function_declaration" | "generator_function_declaration" => {
+                other.extend(name(statement));
+            }
+            _ => {}
+        }
+    }
+    lexical.is_disjoint(&other)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checks(text: &str) -> Checks {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_javascript::LANGUAGE.into())
+            .unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        assert!(!tree.root_node().has_error(), "{text}");
+        Checks::of(text, tree.root_node())
+    }
+
+    #[test]
+    fn private_names_need_a_declaring_class() {
+        assert!(checks("class A { #p = 1; m() { return this.#p; } }").private_names);
+        assert!(checks("class A { #m() {} n() { return #m in this; } }").private_names);
+        assert!(
+            checks("class A { #p; m() { return class { n(o) { return o.#p; } }; } }").private_names
+        );
+        assert!(!checks("class A { m() { return this.#p; } }").private_names);
+        assert!(!checks("class A { #q; m() { return this.#p; } }").private_names);
+    }
+
+    #[test]
+    fn lexical_names_are_declared_once_per_scope() {
+        for fine in [
+            "let a = 1; { let a = 2; a; }",
+            "var a; var a; function f() {} function f() {}",
+            "let a; function g() { let a; }",
+            "switch (x) { case 0: { let a; } default: { let a; } }",
+        ] {
+            assert!(checks(fine).lexical, "{fine}");
+        }
+        for broken in [
+            "let a; let a;",
+            "let a; const b = 1, a = 2;",
+            "class C {} let C;",
+            "let a; var a;",
+            "{ const f = 1; function f() {} }",
+            "switch (x) { case 0: let a; default: let a; }",
+            "export let a; export class a {}",
+        ] {
+            assert!(!checks(broken).lexical, "{broken}");
+        }
+    }
+
+    /// The near check looks at the scope where an edit joined two statements and at the
+    /// class around an edit, not at the other scopes.
+    #[test]
+    fn near_checks_find_the_scope_and_class_of_an_edit() {
+        let near = |text: &str, at: usize| {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&tree_sitter_javascript::LANGUAGE.into())
+                .unwrap();
+            let tree = parser.parse(text, None).unwrap();
+            Checks::ALL.violation_near(text, tree.root_node(), &[at])
+        };
+        let text = "let a = 1;\n{ let b; }\nlet a = 2;\n";
+        assert_eq!(near(text, text.rfind("let a").unwrap()), Some(LEXICAL));
+        assert_eq!(near(text, text.find("let b").unwrap()), None);
+        assert_eq!(near(text, text.len()), Some(LEXICAL));
+        let text = "class A { m() { return this.#p; } }\nlet c; let c;";
+        assert_eq!(near(text, text.find("m()").unwrap()), Some(PRIVATE));
+        assert_eq!(near(text, text.find("return").unwrap() + 2), Some(PRIVATE));
+        assert_eq!(near(text, text.rfind("let c").unwrap()), Some(LEXICAL));
+    }
+
+    #[test]
+    fn descendants_visit_every_node_once_in_order() {
+        let text = "a(b, [c]); d;";
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_javascript::LANGUAGE.into())
+            .unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        let root = tree.root_node();
+        let starts: Vec<usize> = descendants(root).map(|n| n.start_byte()).collect();
+        let mut count = 0;
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            count += 1;
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
+        assert_eq!(starts.len(), count);
+        assert!(starts.windows(2).all(|w| w[0] <= w[1]));
+        // A subtree's walk stays inside it.
+        let call = root.named_child(0).unwrap().named_child(0).unwrap();
+        assert!(descendants(call).all(|n| n.end_byte() <= call.end_byte()));
+    }
+}
