@@ -205,11 +205,34 @@ fn lexical_ok(text: &str, root: Node) -> bool {
 }
 
 /// True when the statements of `scope` (a program, a block, or a switch's cases together)
-/// declare each `let`, `const` and `class` name once, and none of them by `var` or as a
-/// function too. Only plain identifiers are looked at, not destructuring patterns.
+/// declare each `let`, `const`, `class` and imported name once, and none of them by `var`,
+/// as a function, or as a parameter of the function or `catch` whose body the scope is.
+/// Destructuring patterns count with the names they bind. Not looked at: a `var` in a
+/// nested block that reaches up to the scope.
 fn scope_ok(text: &str, scope: Node) -> bool {
     let mut lexical = BTreeSet::new();
     let mut other = BTreeSet::new();
+    if let Some(parent) = scope.parent() {
+        let field = match parent.kind() {
+            "catch_clause" => Some("parameter"),
+            "function_declaration"
+            | "function_expression"
+            | "arrow_function"
+            | "method_definition"
+            | "generator_function"
+            | "generator_function_declaration" => Some("parameters"),
+            _ => None,
+        };
+        // An arrow function with one parameter and no parentheses names it `parameter`.
+        let parameters = field.and_then(|f| {
+            parent
+                .child_by_field_name(f)
+                .or_else(|| parent.child_by_field_name("parameter"))
+        });
+        if let Some(parameters) = parameters {
+            other.extend(bound(text, parameters));
+        }
+    }
     let mut cursor = scope.walk();
     let mut statements: Vec<Node> = Vec::new();
     for child in scope.named_children(&mut cursor) {
@@ -238,33 +261,98 @@ fn scope_ok(text: &str, scope: Node) -> bool {
             let names: Vec<&str> = statement
                 .named_children(&mut inner)
                 .filter(|d| d.kind() == "variable_declarator")
-                .filter_map(name)
+                .filter_map(|d| d.child_by_field_name("name"))
+                .flat_map(|pattern| bound(text, pattern))
                 .collect();
             names
         };
-        match statement.kind() {
-            "lexical_declaration" => {
-                for n in declarators() {
-                    if !lexical.insert(n) {
-                        return false;
-                    }
-                }
+        let names = match statement.kind() {
+            "lexical_declaration" => declarators(),
+            "class_declaration" => name(statement).into_iter().collect(),
+            "import_statement" => {
+                let mut inner = statement.walk();
+                let clause = statement
+                    .named_children(&mut inner)
+                    .find(|c| c.kind() == "import_clause");
+                clause.map(|c| bound(text, c)).unwrap_or_default()
             }
-            "class_declaration" => {
-                if let Some(n) = name(statement)
-                    && !lexical.insert(n)
+            "variable_declaration" => {
+                other.extend(declarators());
+                continue;
+            }
+            // A `var` in a loop's head belongs to the scope around the loop.
+            "for_statement" => {
+                if let Some(head) = statement.child_by_field_name("initializer")
+                    && head.kind() == "variable_declaration"
                 {
-                    return false;
+                    let mut inner = head.walk();
+                    let names: Vec<&str> = head
+                        .named_children(&mut inner)
+                        .filter_map(|d| d.child_by_field_name("name"))
+                        .flat_map(|pattern| bound(text, pattern))
+                        .collect();
+                    other.extend(names);
                 }
+                continue;
             }
-            "variable_declaration" => other.extend(declarators()),
+            "for_in_statement" => {
+                let var = statement
+                    .child_by_field_name("kind")
+                    .is_some_and(|k| k.kind() == "var");
+                if var && let Some(left) = statement.child_by_field_name("left") {
+                    other.extend(bound(text, left));
+                }
+                continue;
+            }
             "function_declaration" | "generator_function_declaration" => {
                 other.extend(name(statement));
+                continue;
             }
-            _ => {}
+            _ => continue,
+        };
+        for n in names {
+            if !lexical.insert(n) {
+                return false;
+            }
         }
     }
     lexical.is_disjoint(&other)
+}
+
+/// The names a binding pattern binds (an identifier, a destructuring pattern, parameters,
+/// an import clause): its identifiers, but not those of default values, computed keys or
+/// the names an import renames.
+fn bound<'s>(text: &'s str, pattern: Node) -> Vec<&'s str> {
+    let mut names = Vec::new();
+    let mut stack = vec![pattern];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "identifier" | "shorthand_property_identifier_pattern" => {
+                names.push(&text[node.byte_range()]);
+                continue;
+            }
+            "assignment_pattern" | "object_assignment_pattern" => {
+                stack.extend(node.child_by_field_name("left"));
+                continue;
+            }
+            "pair_pattern" => {
+                stack.extend(node.child_by_field_name("value"));
+                continue;
+            }
+            "import_specifier" => {
+                stack.extend(
+                    node.child_by_field_name("alias")
+                        .or_else(|| node.child_by_field_name("name")),
+                );
+                continue;
+            }
+            "computed_property_name" | "string" => continue,
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    names
 }
 
 #[cfg(test)]
@@ -299,6 +387,10 @@ mod tests {
             "var a; var a; function f() {} function f() {}",
             "let a; function g() { let a; }",
             "switch (x) { case 0: { let a; } default: { let a; } }",
+            "const { a: b, c = d, [e]: f, ...g } = h; let d, e;",
+            "function f(a = b) { let b; }",
+            "try {} catch ({ e }) { { let e; } }",
+            "import { x as y } from 'm'; let x;",
         ] {
             assert!(checks(fine).lexical, "{fine}");
         }
@@ -310,6 +402,15 @@ mod tests {
             "{ const f = 1; function f() {} }",
             "switch (x) { case 0: let a; default: let a; }",
             "export let a; export class a {}",
+            "const { a, b: [c] } = d; let c;",
+            "function f(a) { let a; }",
+            "x => { const x = 1; };",
+            "(function ({ a }, ...b) { const b = 1; });",
+            "try {} catch (e) { let e; }",
+            "import a, { b as c } from 'm'; let c;",
+            "import * as n from 'm'; class n {}",
+            "let i; for (var i = 0; i;) {}",
+            "const k = 1; for (var k in o) {}",
         ] {
             assert!(!checks(broken).lexical, "{broken}");
         }

@@ -617,15 +617,42 @@ fn reductions_keep_javascript_early_errors_away() {
             "this.#p",
         ),
         ("let a = 1; { let a = 2; a; }\n", "let a.*let a"),
+        // Found by a second review.
+        (
+            "for (const t of ts) {\n  switch (t.k) {\n    case 1: f(t); continue;\n    default: g();\n  }\n}\n",
+            "continue",
+        ),
+        ("class A { #p = 1; m() { this.#p; } }\nA;\n", "this.#p"),
+        (
+            "function F() { if (new.target) g(); }\nF();\n",
+            "new.target",
+        ),
+        (
+            "try { f(); } catch (e) { { let e = 1; g(e); } }\n",
+            "catch (e).*let e",
+        ),
+        (
+            "const { a, b } = require('m');\nfunction g() { const a = 2; f(a); }\ng(b);\n",
+            "{ a.*const a",
+        ),
+        (
+            "function f(a) { if (x) { let a = 1; g(a); } }\nf();\n",
+            "f(a).*let a",
+        ),
+        (
+            "{ let i = 0; f(i); }\nfor (var i = 0; i < 3; i++) g(i);\n",
+            "let i.*var i",
+        ),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.js"), input).unwrap();
+        // One line, so that a pattern may span the text's lines.
         script(
             dir.path(),
             "t.sh",
-            &format!("grep -q -- '{pattern}' \"$1\""),
+            &format!("tr '\\n' ' ' < \"$1\" | grep -q -- '{pattern}'"),
         );
         let out = treereduce(
             dir.path(),
