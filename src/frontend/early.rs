@@ -1,9 +1,10 @@
 //! JavaScript's early errors that tree-sitter does not report and that deletions and
 //! unwraps can cause: a private name used where no enclosing class declares it (its field
-//! was deleted), and a `let`, `const` or `class` name declared twice in one scope, or also
-//! by a `var` or a function there (an unwrapped block joined two scopes). V8 refuses such a
-//! file before running it, so a test that runs it only wastes a call, and a test that does
-//! not (a minifier, a formatter) may accept it as the result.
+//! was deleted), a `let`, `const` or `class` name declared twice in one scope, or also by a
+//! `var`, a function or a parameter there (an unwrapped block joined two scopes), and a
+//! `super()` call in a class that no longer `extends` anything. V8 refuses such a file
+//! before running it, so a test that runs it only wastes a call, and a test that does not
+//! (a minifier, a formatter) may accept it as the result.
 //!
 //! A rule is enforced only where the original input keeps it ([`Checks::of`]): a test case
 //! for a wrong early error must be reducible too.
@@ -19,6 +20,8 @@ pub struct Checks {
     pub private_names: bool,
     /// No lexical name is declared twice in a scope.
     pub lexical: bool,
+    /// Every `super()` call is in the constructor of a class that `extends` another.
+    pub super_calls: bool,
 }
 
 impl Checks {
@@ -26,6 +29,7 @@ impl Checks {
     pub const ALL: Checks = Checks {
         private_names: true,
         lexical: true,
+        super_calls: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -33,12 +37,13 @@ impl Checks {
         Checks {
             private_names: private_names_ok(text, root),
             lexical: lexical_ok(text, root),
+            super_calls: super_calls_ok(text, root),
         }
     }
 
     /// True when no rule is enforced.
     pub fn none(self) -> bool {
-        !self.private_names && !self.lexical
+        !self.private_names && !self.lexical && !self.super_calls
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -49,13 +54,16 @@ impl Checks {
         if self.lexical && !lexical_ok(text, root) {
             return Some(LEXICAL);
         }
+        if self.super_calls && !super_calls_ok(text, root) {
+            return Some(SUPER);
+        }
         None
     }
 
     /// The first broken rule in the scopes around the byte offsets `at` (where a text was
     /// edited), as a message, or `None`. Only those scopes can have changed: for each
     /// offset, the nearest scope holding it (an offset between two statements belongs to
-    /// their list) and the outermost class body around it.
+    /// their list), the outermost class body and the nearest class around it.
     pub fn violation_near(self, text: &str, root: Node, at: &[usize]) -> Option<&'static str> {
         if self.none() {
             return None;
@@ -63,38 +71,69 @@ impl Checks {
         let mut at = at.to_vec();
         at.sort_unstable();
         at.dedup();
-        let (scopes, classes) = surroundings(root, &at);
-        if self.private_names && classes.iter().any(|&c| !private_names_ok(text, c)) {
+        let found = surroundings(root, &at);
+        if self.private_names && found.bodies.iter().any(|&c| !private_names_ok(text, c)) {
             return Some(PRIVATE);
         }
-        if self.lexical && scopes.iter().any(|&s| !scope_ok(text, s)) {
+        if self.lexical && found.scopes.iter().any(|&s| !scope_ok(text, s)) {
             return Some(LEXICAL);
+        }
+        if self.super_calls && found.classes.iter().any(|&c| !class_ok(text, c)) {
+            return Some(SUPER);
         }
         None
     }
 }
 
-/// A node to visit: the offsets strictly inside it, the nearest scope around it and the
-/// outermost class body around it.
-type Visit<'t, 'a> = (Node<'t>, &'a [usize], Option<Node<'t>>, Option<Node<'t>>);
+/// What surrounds a set of offsets (see [`surroundings`]), each node once.
+#[derive(Default)]
+struct Surroundings<'t> {
+    /// The nearest scope of each offset.
+    scopes: Vec<Node<'t>>,
+    /// The outermost class body around each offset.
+    bodies: Vec<Node<'t>>,
+    /// The nearest class around each offset.
+    classes: Vec<Node<'t>>,
+}
 
-/// The nearest scopes and the outermost class bodies around the sorted offsets `at`, each
-/// once. One walk down from `root` that enters only the nodes strictly holding an offset
-/// and reads each node's children once: a candidate that deletes a thousand statements of
-/// one list costs one pass over that list, and no node's parent is asked for (tree-sitter
-/// finds a parent by walking down from the root).
-fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
-    let mut scopes: Vec<Node<'t>> = Vec::new();
-    let mut classes: Vec<Node<'t>> = Vec::new();
-    let mut stack: Vec<Visit<'t, '_>> = vec![(root, at, None, None)];
-    while let Some((node, offsets, scope, class)) = stack.pop() {
-        let scope = if is_scope(node.kind()) {
+/// A node to visit: the offsets strictly inside it, and the nearest scope, the outermost
+/// class body and the nearest class around it.
+struct Visit<'t, 'a> {
+    node: Node<'t>,
+    offsets: &'a [usize],
+    scope: Option<Node<'t>>,
+    body: Option<Node<'t>>,
+    class: Option<Node<'t>>,
+}
+
+/// The surroundings of the sorted offsets `at`. One walk down from `root` that enters only
+/// the nodes strictly holding an offset and reads each node's children once: a candidate
+/// that deletes a thousand statements of one list costs one pass over that list, and no
+/// node's parent is asked for (tree-sitter finds a parent by walking down from the root).
+fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
+    let mut found = Surroundings::default();
+    let mut stack = vec![Visit {
+        node: root,
+        offsets: at,
+        scope: None,
+        body: None,
+        class: None,
+    }];
+    while let Some(visit) = stack.pop() {
+        let node = visit.node;
+        let kind = node.kind();
+        let scope = if is_scope(kind) {
             Some(node)
         } else {
-            scope
+            visit.scope
         };
-        let class = class.or((node.kind() == "class_body").then_some(node));
-        let mut rest = offsets;
+        let body = visit.body.or((kind == "class_body").then_some(node));
+        let class = if is_class(kind) {
+            Some(node)
+        } else {
+            visit.class
+        };
+        let mut rest = visit.offsets;
         let mut stops_here = false;
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
@@ -106,25 +145,97 @@ fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> (Vec<Node<'t>>, Vec<Node<'t
             rest = &rest[before..];
             let inside = rest.partition_point(|&p| p < child.end_byte());
             if inside > 0 {
-                stack.push((child, &rest[..inside], scope, class));
+                stack.push(Visit {
+                    node: child,
+                    offsets: &rest[..inside],
+                    scope,
+                    body,
+                    class,
+                });
             }
             rest = &rest[inside..];
         }
         if stops_here || !rest.is_empty() {
-            for (found, list) in [(scope, &mut scopes), (class, &mut classes)] {
-                if let Some(found) = found
-                    && !list.iter().any(|n| n.id() == found.id())
+            for (near, list) in [
+                (scope, &mut found.scopes),
+                (body, &mut found.bodies),
+                (class, &mut found.classes),
+            ] {
+                if let Some(near) = near
+                    && !list.iter().any(|n| n.id() == near.id())
                 {
-                    list.push(found);
+                    list.push(near);
                 }
             }
         }
     }
-    (scopes, classes)
+    found
+}
+
+fn is_class(kind: &str) -> bool {
+    matches!(kind, "class_declaration" | "class")
+}
+
+/// True when every class below `root` that `extends` nothing has no `super()` call in its
+/// constructor.
+fn super_calls_ok(text: &str, root: Node) -> bool {
+    if !text[root.byte_range()].contains("super") {
+        return true;
+    }
+    descendants(root)
+        .filter(|n| is_class(n.kind()))
+        .all(|class| class_ok(text, class))
+}
+
+/// True when `class` `extends` another or its constructor calls no `super()` (arrow
+/// functions inside it included, other functions and classes not).
+fn class_ok(text: &str, class: Node) -> bool {
+    let mut cursor = class.walk();
+    if class
+        .named_children(&mut cursor)
+        .any(|c| c.kind() == "class_heritage")
+    {
+        return true;
+    }
+    let Some(body) = class.child_by_field_name("body") else {
+        return true;
+    };
+    let mut stack: Vec<Node> = body
+        .named_children(&mut cursor)
+        .filter(|m| {
+            m.kind() == "method_definition"
+                && m.child_by_field_name("name")
+                    .is_some_and(|n| &text[n.byte_range()] == "constructor")
+        })
+        .filter_map(|m| m.child_by_field_name("body"))
+        .collect();
+    while let Some(node) = stack.pop() {
+        if node.kind() == "call_expression"
+            && node
+                .child_by_field_name("function")
+                .is_some_and(|f| f.kind() == "super")
+        {
+            return false;
+        }
+        let mut inner = node.walk();
+        stack.extend(node.named_children(&mut inner).filter(|c| {
+            !is_class(c.kind())
+                && !matches!(
+                    c.kind(),
+                    "function_expression"
+                        | "function_declaration"
+                        | "generator_function"
+                        | "generator_function_declaration"
+                        | "method_definition"
+                )
+        }));
+    }
+    true
 }
 
 const PRIVATE: &str = "a private name is used where no enclosing class declares it";
 const LEXICAL: &str = "a lexical name is declared twice in one scope";
+const SUPER: &str = "super() is called in a class that extends nothing";
 
 /// `node` and its ancestors, nearest first.
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {
@@ -414,6 +525,34 @@ mod tests {
         ] {
             assert!(!checks(broken).lexical, "{broken}");
         }
+    }
+
+    #[test]
+    fn super_calls_need_a_class_that_extends_another() {
+        let fine = [
+            "class A extends B { constructor() { super(); } }",
+            "class A extends B { constructor() { const f = () => super(); } }",
+            "class A { m() { return super.m(); } }",
+            "class A { constructor() { class C extends D { constructor() { super(); } } } }",
+        ];
+        for text in fine {
+            assert!(checks(text).super_calls, "{text}");
+        }
+        for text in [
+            "class A { constructor() { super(); } }",
+            "x = class { constructor() { if (y) super(1); } };",
+        ] {
+            assert!(!checks(text).super_calls, "{text}");
+        }
+        let text = "class A { constructor() { super(); } }";
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_javascript::LANGUAGE.into())
+            .unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        let at = [text.find('{').unwrap()];
+        let near = Checks::ALL.violation_near(text, tree.root_node(), &at);
+        assert_eq!(near, Some(SUPER));
     }
 
     /// The near check looks at the scope where an edit joined two statements and at the

@@ -594,12 +594,13 @@ proptest! {
     }
 }
 
-/// Early errors tree-sitter does not report, found by a review: a labelled `continue`
-/// lifted out of its label, a setter left without its parameter, `super.x()` hoisted to
-/// a bare `super`, a private field deleted while it is used, a block unwrapped into a
-/// scope that declares the same `let`. Each is reduced with a test that only greps, and
-/// V8 must still compile the result. (An original that breaks such a rule is still
-/// reduced: the early-error fixture's is a `let` declared twice.)
+/// Early errors tree-sitter does not report, found by two reviews: a labelled `continue`
+/// lifted out of its label, a setter left without its parameter, `super.x()` hoisted to a
+/// bare `super`, a private field deleted while it is used, a block unwrapped into a scope
+/// that declares the same `let`, a `super()` left in a class that lost its `extends`, and
+/// more below. Each is reduced with a test that only greps, and V8 must still compile the
+/// result. (An original that breaks such a rule is still reduced: the early-error
+/// fixture's is a `let` declared twice.)
 #[test]
 fn reductions_keep_javascript_early_errors_away() {
     let cases = [
@@ -642,6 +643,10 @@ fn reductions_keep_javascript_early_errors_away() {
         (
             "{ let i = 0; f(i); }\nfor (var i = 0; i < 3; i++) g(i);\n",
             "let i.*var i",
+        ),
+        (
+            "class A extends B { constructor() { super(); this.x = 1; } }\nA;\n",
+            "super()",
         ),
     ];
     let mut results = Vec::new();
