@@ -1362,7 +1362,8 @@ impl<'a> Driver<'a> {
     /// Prints a candidate's fate: its verdict, and whether the oracle was asked (with the
     /// guess the window made) or the verdict was known (cache, rejection).
     fn trace(&mut self, slot: &Slot, verdict: bool) {
-        if !self.trace {
+        let keep = std::env::var_os("TREEREDUCE_TRACE_DIR");
+        if !self.trace && keep.is_none() {
             return;
         }
         let name = |v: bool| if v { "interesting" } else { "boring" };
@@ -1377,13 +1378,15 @@ impl<'a> Driver<'a> {
             String::from("known")
         };
         let text = &slot.text;
-        eprintln!(
-            "candidate {} of {} bytes: {what} ({how}; {})",
-            self.traced,
-            text.len(),
-            self.pass_name
-        );
-        if let Some(dir) = std::env::var_os("TREEREDUCE_TRACE_DIR") {
+        if self.trace {
+            eprintln!(
+                "candidate {} of {} bytes: {what} ({how}; {})",
+                self.traced,
+                text.len(),
+                self.pass_name
+            );
+        }
+        if let Some(dir) = keep {
             let _ = std::fs::write(
                 std::path::Path::new(&dir).join(format!("{:05}-{what}", self.traced)),
                 text,

@@ -174,6 +174,20 @@ pub fn run(config: &Config) -> Result<Summary> {
     let format = config
         .format
         .unwrap_or_else(|| Format::detect(&config.input, &original));
+    if config.verbose
+        && config.format.is_none()
+        && format == Format::Lines
+        && let Some(error) = Format::markup_error(&config.input, &original)
+    {
+        // The user most likely meant markup: say why it is reduced by lines.
+        eprintln!(
+            "note: {} is not well-formed XML ({}:{}: {}); reducing it by lines (--format xml shows the error, --format lines silences this note)",
+            config.input.display(),
+            error.line,
+            error.column,
+            error.message
+        );
+    }
     let frontend = format.frontend_for(&original);
     // Deep enough for the start-up checks and the first deletion pass, which takes it.
     let tree = frontend

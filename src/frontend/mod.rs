@@ -163,7 +163,16 @@ impl Format {
     /// nothing (`.html`, `.htm`, no extension, anything unknown) XML when the text is
     /// well-formed XML, such as an XHTML page saved as `.html`; lines otherwise.
     pub fn detect(path: &Path, text: &str) -> Self {
-        let by_name = Self::from_path(path);
+        if Self::may_be_markup(path, text) && Xml.is_valid(text) {
+            Format::Xml
+        } else {
+            Self::from_path(path)
+        }
+    }
+
+    /// True when `path`'s name does not say which format `text` is in (and not that it is
+    /// plain text) and `text` begins with `<`.
+    fn may_be_markup(path: &Path, text: &str) -> bool {
         let says_text = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
@@ -171,11 +180,17 @@ impl Format {
             .trim_start_matches('\u{feff}')
             .trim_start()
             .starts_with('<');
-        if by_name == Format::Lines && !says_text && looks_like_markup && Xml.is_valid(text) {
-            Format::Xml
-        } else {
-            by_name
+        Self::from_path(path) == Format::Lines && !says_text && looks_like_markup
+    }
+
+    /// Why `text`, which looks like markup (it begins with `<`) in a file whose name does
+    /// not say which format it is in, is not well-formed XML; `None` when it is, or when
+    /// it does not look like markup.
+    pub fn markup_error(path: &Path, text: &str) -> Option<SyntaxError> {
+        if !Self::may_be_markup(path, text) {
+            return None;
         }
+        Xml.parse_to(text, 1).err()
     }
 
     /// The front end for this format.

@@ -176,3 +176,67 @@ fn a_script_without_a_shebang_is_explained() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Tag soup saved as `.html` is reduced by lines, and the run says why in one note on
+/// stderr (with where the XML parser stopped); `-q` and an explicit `--format` silence it,
+/// and a well-formed page gets no note.
+#[test]
+fn markup_reduced_by_lines_is_noted() {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "t.sh", "grep -q keep \"$1\"");
+    std::fs::write(dir.path().join("soup.html"), "<p>a<br>b</p>\n<p>keep</p>\n").unwrap();
+    std::fs::write(
+        dir.path().join("fine.html"),
+        "<r><p>a</p>\n<p>keep</p></r>\n",
+    )
+    .unwrap();
+    let note = |args: &[&str]| {
+        let out = treereduce(dir.path(), args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stderr(&out)
+            .lines()
+            .find(|l| l.starts_with("note:"))
+            .map(String::from)
+    };
+    let said = note(&["soup.html", "./t.sh", "-j", "1"]).unwrap();
+    assert!(
+        said.contains("soup.html is not well-formed XML (1:10:"),
+        "{said}"
+    );
+    assert!(said.contains("reducing it by lines"), "{said}");
+    assert_eq!(note(&["soup.html", "./t.sh", "-q"]), None);
+    assert_eq!(note(&["soup.html", "./t.sh", "--format", "lines"]), None);
+    assert_eq!(note(&["fine.html", "./t.sh"]), None);
+}
+
+/// `TREEREDUCE_TRACE_DIR` keeps every candidate, numbered, whether or not
+/// `TREEREDUCE_TRACE` also prints them.
+#[test]
+fn the_trace_folder_keeps_candidates_on_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.txt"), "a\nb\nc\n").unwrap();
+    script(dir.path(), "t.sh", "grep -q b \"$1\"");
+    let kept = dir.path().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_treereduce"))
+        .current_dir(dir.path())
+        .args(["in.txt", "./t.sh", "-q", "-j", "1"])
+        .env("TREEREDUCE_TRACE_DIR", &kept)
+        .env_remove("TREEREDUCE_TRACE")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("candidate"), "{}", stderr(&out));
+    let mut names: Vec<String> = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    assert!(names[0].starts_with("00000-"), "{names:?}");
+    let interesting: Vec<&String> = names
+        .iter()
+        .filter(|n| n.ends_with("-interesting"))
+        .collect();
+    assert!(!interesting.is_empty(), "{names:?}");
+}
