@@ -427,10 +427,16 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     let delete =
         (!at_top && !parent.fixed_arity).then(|| deletion_span(text, range.start, range.end));
     let mut alternatives = Vec::new();
-    if parent.fixed_arity && text[range.clone()] != PROFILE.placeholder {
+    // The placeholder takes the prefix of the element it replaces: `<m:mrow/>` stays MathML
+    // where `<m:mi>` was.
+    let placeholder = match name.split_once(':') {
+        Some((prefix, _)) => format!("<{prefix}:{}", &PROFILE.placeholder[1..]),
+        None => PROFILE.placeholder.clone(),
+    };
+    if parent.fixed_arity && text[range.clone()] != placeholder {
         alternatives.push(vec![Edit {
             span: range.clone(),
-            text: PROFILE.placeholder.clone(),
+            text: placeholder,
         }]);
     }
     // `<a>  </a>` says the same as `<a/>`.
@@ -447,18 +453,24 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     // Unwrapping must leave one element where one element is required.
     let single = elements.len() == 1 && !has_text;
     if !tag.empty && (single || !(at_top || parent.fixed_arity)) {
-        alternatives.push(vec![
+        let mut unwrap = vec![
             Edit::delete(deletion_span(text, range.start, content.start)),
             Edit::delete(deletion_span(text, content.end, range.end)),
-        ]);
+        ];
+        if single {
+            unwrap.extend(carried(text, &tag, elements[0].range()));
+        }
+        alternatives.push(unwrap);
     }
     if !single && !parent.fixed_arity {
         for child in &elements {
             let c = child.range();
-            alternatives.push(vec![
+            let mut hoist = vec![
                 Edit::delete(range.start..c.start),
                 Edit::delete(c.end..range.end),
-            ]);
+            ];
+            hoist.extend(carried(text, &tag, c));
+            alternatives.push(hoist);
         }
     }
     let element_span = range.clone();
@@ -483,6 +495,38 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         fixed_arity: mathml && PROFILE.fixed_arity.contains(local),
         in_math: mathml,
     }
+}
+
+/// The namespace declarations of an element's start `tag` that its descendant element
+/// spanning `child` needs once the element is unwrapped or replaced by it (the prefixes
+/// the descendant uses and does not declare itself), as an insertion after the
+/// descendant's name; `None` when it needs none.
+fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
+    let own = start_tag(text, child.start);
+    let own_tag = &text[child.start..own.end];
+    let mut declarations = String::new();
+    for (name, span) in &tag.attributes {
+        let Some(prefix) = text[name.clone()].strip_prefix("xmlns:") else {
+            continue;
+        };
+        let declared_here = own_tag.contains(&format!("xmlns:{prefix}="));
+        if !declared_here && prefix_in_use(&text[child.clone()], prefix) {
+            declarations.push(' ');
+            declarations.push_str(&text[span.clone()]);
+        }
+    }
+    if declarations.is_empty() {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut name_end = child.start + 1;
+    while name_end < child.end && is_name_byte(bytes[name_end]) {
+        name_end += 1;
+    }
+    Some(Edit {
+        span: name_end..name_end,
+        text: declarations,
+    })
 }
 
 fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context) {

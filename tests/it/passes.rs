@@ -106,3 +106,22 @@ fn values_needed_only_at_their_start_shrink() {
     );
     assert_eq!(result, "<e>Xneed</e>");
 }
+
+/// Prefixed markup: a hoist or unwrap that takes away the element declaring a prefix
+/// carries the declaration onto the element that stays (before, `<doc xmlns:m>` had to
+/// stay around it), and a positional child's placeholder takes its prefix (`<m:mrow/>`,
+/// not `<mrow/>`, which would fall out of the namespace).
+#[test]
+fn prefixed_elements_keep_their_namespace_when_hoisted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<doc xmlns:m=\"http://www.w3.org/1998/Math/MathML\">\n  <p>text</p>\n  <m:math><m:mfrac><m:mi>a</m:mi><m:mn>2</m:mn></m:mfrac></m:math>\n</doc>\n",
+        "grep -q '<m:mfrac' \"$1\"",
+    );
+    assert!(result.starts_with("<m:mfrac xmlns:m=\""), "{result}");
+    assert!(
+        result.ends_with("\"><m:mrow/><m:mrow/></m:mfrac>"),
+        "{result}"
+    );
+}
