@@ -427,11 +427,20 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     let delete =
         (!at_top && !parent.fixed_arity).then(|| deletion_span(text, range.start, range.end));
     let mut alternatives = Vec::new();
-    // The placeholder takes the prefix of the element it replaces: `<m:mrow/>` stays MathML
-    // where `<m:mi>` was.
+    // The placeholder stays in the namespace of the element it replaces: unprefixed where
+    // that is the default namespace around it (or it has none), else with the element's
+    // prefix when the parent has it in scope (`<m:mrow/>` where `<m:mi>` was).
+    let around = xn.parent_element();
+    let default_fits =
+        namespace.is_none() || around.and_then(|p| p.lookup_namespace_uri(None)) == namespace;
     let placeholder = match name.split_once(':') {
-        Some((prefix, _)) => format!("<{prefix}:{}", &PROFILE.placeholder[1..]),
-        None => PROFILE.placeholder.clone(),
+        Some((prefix, _))
+            if !default_fits
+                && around.and_then(|p| p.lookup_namespace_uri(Some(prefix))) == namespace =>
+        {
+            format!("<{prefix}:{}", &PROFILE.placeholder[1..])
+        }
+        _ => PROFILE.placeholder.clone(),
     };
     if parent.fixed_arity && text[range.clone()] != placeholder {
         alternatives.push(vec![Edit {

@@ -124,4 +124,15 @@ fn prefixed_elements_keep_their_namespace_when_hoisted() {
         result.ends_with("\"><m:mrow/><m:mrow/></m:mfrac>"),
         "{result}"
     );
+    // An element that declares its prefix itself, where MathML is the default namespace
+    // (as on FCLA pages), becomes the plain placeholder.
+    let dir = tempfile::tempdir().unwrap();
+    let math = "<math xmlns=\"http://www.w3.org/1998/Math/MathML\">";
+    let own = "<m:mi xmlns:m=\"http://www.w3.org/1998/Math/MathML\">y</m:mi>";
+    let (_, result) = reduce_logged(
+        dir.path(),
+        &format!("{math}<mover><mi>x</mi>{own}</mover></math>\n"),
+        "grep -q '<mover><mi' \"$1\"",
+    );
+    assert_eq!(result, "<mover><mi/><mrow/></mover>");
 }
