@@ -85,6 +85,9 @@ fi
 say "building treereduce (release)"
 nice -n 10 cargo build --release --quiet --manifest-path "$repo/Cargo.toml"
 bin=$repo/target/release/treereduce
+# The commit the binary was built from (the tree may move on while the run goes).
+built_at=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -n "$(git -C "$repo" status --porcelain -- src grammars Cargo.toml Cargo.lock 2>/dev/null)" ] && built_at="$built_at+changes"
 
 have_lithium=0; have_picire=0; have_trjs=0
 "$py" -c 'import lithium' 2>/dev/null && have_lithium=1
@@ -381,6 +384,7 @@ command="bench/run.sh"
 [ $scale = 0 ] && command+=" --no-scale"
 [ $scale = only ] && command+=" --scale-only"
 [ $cap_given = 1 ] && command+=" --cap $cap"
+[ $install = 0 ] && command+=" --no-install"
 mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 # Only a run of every case and the scale check replaces RESULTS.md; a partial run (--quick,
 # --no-scale, --scale-only) writes its report beside the work folders, so the committed
@@ -396,7 +400,7 @@ fi
   printf 'Machine: %s cores (`nproc`), %s memory, %s; load average %s at the start, %s at the end\n' \
     "$(nproc)" "$mem" "$(uname -sm)" "$load_start" "$(cut -d ' ' -f 1-3 /proc/loadavg)"
   printf '(other work on the machine shares the cores). treereduce %s (commit %s). Whole run: %.0f s.\n\n' \
-    "$("$bin" --version | awk '{print $2}')" "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)" "$total"
+    "$("$bin" --version | awk '{print $2}')" "$built_at" "$total"
   printf 'Every tool runs with `-j 1` where it has the option, and calls the same oracle through the\n'
   printf 'same call-counting wrapper. Bytes and tokens are before → after; tokens count a run of\n'
   printf 'letters, digits and underscores as one and every other non-space character as one.\n'
