@@ -22,6 +22,8 @@ pub struct Checks {
     pub lexical: bool,
     /// Every `super()` call is in the constructor of a class that `extends` another.
     pub super_calls: bool,
+    /// Every `for await` loop is in an async function.
+    pub for_await: bool,
 }
 
 impl Checks {
@@ -30,6 +32,7 @@ impl Checks {
         private_names: true,
         lexical: true,
         super_calls: true,
+        for_await: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -38,12 +41,13 @@ impl Checks {
             private_names: private_names_ok(text, root),
             lexical: lexical_ok(text, root),
             super_calls: super_calls_ok(text, root),
+            for_await: for_await_ok(text, root),
         }
     }
 
     /// True when no rule is enforced.
     pub fn none(self) -> bool {
-        !self.private_names && !self.lexical && !self.super_calls
+        !self.private_names && !self.lexical && !self.super_calls && !self.for_await
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -56,6 +60,9 @@ impl Checks {
         }
         if self.super_calls && !super_calls_ok(text, root) {
             return Some(SUPER);
+        }
+        if self.for_await && !for_await_ok(text, root) {
+            return Some(FOR_AWAIT);
         }
         None
     }
@@ -80,6 +87,10 @@ impl Checks {
         }
         if self.super_calls && found.classes.iter().any(|&c| !class_ok(text, c)) {
             return Some(SUPER);
+        }
+        // A hoist carries a loop out of its function into the scope around the edit.
+        if self.for_await && found.scopes.iter().any(|&s| !for_await_ok(text, s)) {
+            return Some(FOR_AWAIT);
         }
         None
     }
@@ -187,6 +198,51 @@ fn super_calls_ok(text: &str, root: Node) -> bool {
         .all(|class| class_ok(text, class))
 }
 
+/// True when every `for await` loop below `root` has an async function around it (the
+/// top level of a module allows one too: an original with such a loop is not held to
+/// this rule).
+fn for_await_ok(text: &str, root: Node) -> bool {
+    if !mentions_for_await(&text[root.byte_range()]) {
+        return true;
+    }
+    let has = |node: Node, token: &str| {
+        let mut cursor = node.walk();
+        node.children(&mut cursor).any(|c| c.kind() == token)
+    };
+    descendants(root)
+        .filter(|n| n.kind() == "for_in_statement" && has(*n, "await"))
+        .all(|lp| {
+            ancestors(lp)
+                .find(|n| is_function(n.kind()))
+                .is_some_and(|f| has(f, "async"))
+        })
+}
+
+/// True when `text` may hold a `for await` loop: `await` after `for` and spaces (a
+/// comment between them is missed, which only lets such a loop through unchecked).
+fn mentions_for_await(text: &str) -> bool {
+    text.match_indices("await").any(|(at, _)| {
+        let before = text[..at].trim_end();
+        before.ends_with("for")
+            && !before[..before.len() - 3]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    })
+}
+
+fn is_function(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_declaration"
+            | "function_expression"
+            | "arrow_function"
+            | "method_definition"
+            | "generator_function"
+            | "generator_function_declaration"
+    )
+}
+
 /// True when `class` `extends` another or its constructor calls no `super()` (arrow
 /// functions inside it included, other functions and classes not).
 fn class_ok(text: &str, class: Node) -> bool {
@@ -218,16 +274,9 @@ fn class_ok(text: &str, class: Node) -> bool {
             return false;
         }
         let mut inner = node.walk();
+        // Arrow functions share the constructor's `super`; other functions do not.
         stack.extend(node.named_children(&mut inner).filter(|c| {
-            !is_class(c.kind())
-                && !matches!(
-                    c.kind(),
-                    "function_expression"
-                        | "function_declaration"
-                        | "generator_function"
-                        | "generator_function_declaration"
-                        | "method_definition"
-                )
+            !is_class(c.kind()) && (c.kind() == "arrow_function" || !is_function(c.kind()))
         }));
     }
     true
@@ -236,6 +285,7 @@ fn class_ok(text: &str, class: Node) -> bool {
 const PRIVATE: &str = "a private name is used where no enclosing class declares it";
 const LEXICAL: &str = "a lexical name is declared twice in one scope";
 const SUPER: &str = "super() is called in a class that extends nothing";
+const FOR_AWAIT: &str = "a for await loop is outside an async function";
 
 /// `node` and its ancestors, nearest first.
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {
@@ -524,6 +574,27 @@ mod tests {
             "const k = 1; for (var k in o) {}",
         ] {
             assert!(!checks(broken).lexical, "{broken}");
+        }
+    }
+
+    #[test]
+    fn for_await_needs_an_async_function() {
+        for fine in [
+            "async function f() { for await (const x of y) g(x); }",
+            "const f = async () => { if (a) { for await (x of y) {} } };",
+            "class A { async *m() { for await (const x of y) yield x; } }",
+            "function f() { for (const x of y) g(x); }",
+        ] {
+            assert!(checks(fine).for_await, "{fine}");
+        }
+        assert!(!mentions_for_await("const before = await x;"));
+        assert!(mentions_for_await("x;for  await (a of b) {}"));
+        for broken in [
+            "for await (const x of y) g;",
+            "async function f() { function h() { for await (x of y) {} } }",
+            "function f() { for await (const x of y) {} }",
+        ] {
+            assert!(!checks(broken).for_await, "{broken}");
         }
     }
 

@@ -648,6 +648,10 @@ fn reductions_keep_javascript_early_errors_away() {
             "class A extends B { constructor() { super(); this.x = 1; } }\nA;\n",
             "super()",
         ),
+        (
+            "async function f() { for await (const x of y) g(x); }\nf();\n",
+            "for await",
+        ),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {
