@@ -41,7 +41,8 @@ impl Checks {
             private_names: private_names_ok(text, root),
             lexical: lexical_ok(text, root),
             super_calls: super_calls_ok(text, root),
-            for_await: for_await_ok(text, root),
+            // A module's top level may hold a `for await` loop.
+            for_await: for_await_ok(text, root) && !is_module(root),
         }
     }
 
@@ -477,7 +478,47 @@ fn scope_ok(text: &str, scope: Node) -> bool {
             }
         }
     }
+    if lexical.is_empty() {
+        return true;
+    }
+    // A `var` anywhere in the scope's blocks, short of a function, belongs to the function
+    // around them and passes through this scope.
+    other.extend(nested_vars(text, scope));
     lexical.is_disjoint(&other)
+}
+
+/// The names `var` declares below `scope` (its own statements included), not looking into
+/// functions or classes.
+fn nested_vars<'s>(text: &'s str, scope: Node) -> Vec<&'s str> {
+    let mut names = Vec::new();
+    let mut stack = vec![scope];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "variable_declaration" => {
+                let mut inner = node.walk();
+                let patterns: Vec<Node> = node
+                    .named_children(&mut inner)
+                    .filter_map(|d| d.child_by_field_name("name"))
+                    .collect();
+                for pattern in patterns {
+                    names.extend(bound(text, pattern));
+                }
+                continue;
+            }
+            kind if is_function(kind) || is_class(kind) => continue,
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    names
+}
+
+/// True when `root` holds an `import` or `export` statement at its top level.
+fn is_module(root: Node) -> bool {
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor)
+        .any(|c| matches!(c.kind(), "import_statement" | "export_statement"))
 }
 
 /// The names a binding pattern binds (an identifier, a destructuring pattern, parameters,
@@ -547,6 +588,8 @@ mod tests {
             "let a = 1; { let a = 2; a; }",
             "var a; var a; function f() {} function f() {}",
             "let a; function g() { let a; }",
+            "let a; function g() { if (x) { var a; } }",
+            "{ { let a; } var a; }",
             "switch (x) { case 0: { let a; } default: { let a; } }",
             "const { a: b, c = d, [e]: f, ...g } = h; let d, e;",
             "function f(a = b) { let b; }",
@@ -571,6 +614,8 @@ mod tests {
             "import a, { b as c } from 'm'; let c;",
             "import * as n from 'm'; class n {}",
             "let i; for (var i = 0; i;) {}",
+            "let a; function f() { if (x) { var a = 2; } } { var a; }",
+            "let a; if (x) var a;",
             "const k = 1; for (var k in o) {}",
         ] {
             assert!(!checks(broken).lexical, "{broken}");
@@ -587,6 +632,9 @@ mod tests {
         ] {
             assert!(checks(fine).for_await, "{fine}");
         }
+        // A module may loop at its top level: it is not held to the rule at all.
+        let module = "import y from 'm'; async function f() { for await (const x of y) g(x); }";
+        assert!(!checks(module).for_await);
         assert!(!mentions_for_await("const before = await x;"));
         assert!(mentions_for_await("x;for  await (a of b) {}"));
         for broken in [

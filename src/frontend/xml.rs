@@ -512,13 +512,15 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
 /// descendant's name; `None` when it needs none.
 fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
     let own = start_tag(text, child.start);
-    let own_tag = &text[child.start..own.end];
     let mut declarations = String::new();
     for (name, span) in &tag.attributes {
         let Some(prefix) = text[name.clone()].strip_prefix("xmlns:") else {
             continue;
         };
-        let declared_here = own_tag.contains(&format!("xmlns:{prefix}="));
+        let declared_here = own
+            .attributes
+            .iter()
+            .any(|(n, _)| text[n.clone()].strip_prefix("xmlns:") == Some(prefix));
         if !declared_here && prefix_in_use(&text[child.clone()], prefix) {
             declarations.push(' ');
             declarations.push_str(&text[span.clone()]);

@@ -652,6 +652,11 @@ fn reductions_keep_javascript_early_errors_away() {
             "async function f() { for await (const x of y) g(x); }\nf();\n",
             "for await",
         ),
+        // Found by a third review: a `var` in a nested block against a `let`.
+        (
+            "let a = 1;\nfunction f() {\n  if (x) {\n    var a = 2;\n  }\n}\n",
+            "let a.*var a",
+        ),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {

@@ -135,4 +135,13 @@ fn prefixed_elements_keep_their_namespace_when_hoisted() {
         "grep -q '<mover><mi' \"$1\"",
     );
     assert_eq!(result, "<mover><mi/><mrow/></mover>");
+    // A child that declares the prefix itself (spaces around its `=`) gets no second
+    // declaration: the wrapper still goes.
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<doc xmlns:m=\"u\"><m:a xmlns:m = \"u\"/><c/></doc>\n",
+        "grep -q 'm:a' \"$1\"",
+    );
+    assert!(result.starts_with("<m:a xmlns:m = \""), "{result}");
 }
