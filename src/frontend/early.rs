@@ -369,20 +369,15 @@ fn lexical_ok(text: &str, root: Node) -> bool {
 /// True when the statements of `scope` (a program, a block, or a switch's cases together)
 /// declare each `let`, `const`, `class` and imported name once, and none of them by `var`,
 /// as a function, or as a parameter of the function or `catch` whose body the scope is.
-/// Destructuring patterns count with the names they bind. Not looked at: a `var` in a
-/// nested block that reaches up to the scope.
+/// Destructuring patterns count with the names they bind, and a `var` counts anywhere in
+/// the scope's blocks short of a function (see [`nested_vars`]).
 fn scope_ok(text: &str, scope: Node) -> bool {
     let mut lexical = BTreeSet::new();
     let mut other = BTreeSet::new();
     if let Some(parent) = scope.parent() {
         let field = match parent.kind() {
             "catch_clause" => Some("parameter"),
-            "function_declaration"
-            | "function_expression"
-            | "arrow_function"
-            | "method_definition"
-            | "generator_function"
-            | "generator_function_declaration" => Some("parameters"),
+            kind if is_function(kind) => Some("parameters"),
             _ => None,
         };
         // An arrow function with one parameter and no parentheses names it `parameter`.
@@ -418,18 +413,8 @@ fn scope_ok(text: &str, scope: Node) -> bool {
                 .filter(|name| name.kind() == "identifier")
                 .map(|name| &text[name.byte_range()])
         };
-        let declarators = || {
-            let mut inner = statement.walk();
-            let names: Vec<&str> = statement
-                .named_children(&mut inner)
-                .filter(|d| d.kind() == "variable_declarator")
-                .filter_map(|d| d.child_by_field_name("name"))
-                .flat_map(|pattern| bound(text, pattern))
-                .collect();
-            names
-        };
         let names = match statement.kind() {
-            "lexical_declaration" => declarators(),
+            "lexical_declaration" => declarator_names(text, statement),
             "class_declaration" => name(statement).into_iter().collect(),
             "import_statement" => {
                 let mut inner = statement.walk();
@@ -437,34 +422,6 @@ fn scope_ok(text: &str, scope: Node) -> bool {
                     .named_children(&mut inner)
                     .find(|c| c.kind() == "import_clause");
                 clause.map(|c| bound(text, c)).unwrap_or_default()
-            }
-            "variable_declaration" => {
-                other.extend(declarators());
-                continue;
-            }
-            // A `var` in a loop's head belongs to the scope around the loop.
-            "for_statement" => {
-                if let Some(head) = statement.child_by_field_name("initializer")
-                    && head.kind() == "variable_declaration"
-                {
-                    let mut inner = head.walk();
-                    let names: Vec<&str> = head
-                        .named_children(&mut inner)
-                        .filter_map(|d| d.child_by_field_name("name"))
-                        .flat_map(|pattern| bound(text, pattern))
-                        .collect();
-                    other.extend(names);
-                }
-                continue;
-            }
-            "for_in_statement" => {
-                let var = statement
-                    .child_by_field_name("kind")
-                    .is_some_and(|k| k.kind() == "var");
-                if var && let Some(left) = statement.child_by_field_name("left") {
-                    other.extend(bound(text, left));
-                }
-                continue;
             }
             "function_declaration" | "generator_function_declaration" => {
                 other.extend(name(statement));
@@ -487,23 +444,26 @@ fn scope_ok(text: &str, scope: Node) -> bool {
     lexical.is_disjoint(&other)
 }
 
-/// The names `var` declares below `scope` (its own statements included), not looking into
-/// functions or classes.
+/// The names `var` declares below `scope` (its own statements and loop heads included),
+/// not looking into functions or classes.
 fn nested_vars<'s>(text: &'s str, scope: Node) -> Vec<&'s str> {
     let mut names = Vec::new();
     let mut stack = vec![scope];
     while let Some(node) = stack.pop() {
         match node.kind() {
             "variable_declaration" => {
-                let mut inner = node.walk();
-                let patterns: Vec<Node> = node
-                    .named_children(&mut inner)
-                    .filter_map(|d| d.child_by_field_name("name"))
-                    .collect();
-                for pattern in patterns {
-                    names.extend(bound(text, pattern));
-                }
+                names.extend(declarator_names(text, node));
                 continue;
+            }
+            // `for (var k in o)` holds no declaration node: the `var` is the loop's `kind`.
+            "for_in_statement"
+                if node
+                    .child_by_field_name("kind")
+                    .is_some_and(|k| k.kind() == "var") =>
+            {
+                if let Some(left) = node.child_by_field_name("left") {
+                    names.extend(bound(text, left));
+                }
             }
             kind if is_function(kind) || is_class(kind) => continue,
             _ => {}
@@ -512,6 +472,17 @@ fn nested_vars<'s>(text: &'s str, scope: Node) -> Vec<&'s str> {
         stack.extend(node.named_children(&mut cursor));
     }
     names
+}
+
+/// The names a `var`, `let` or `const` declaration binds, patterns included.
+fn declarator_names<'s>(text: &'s str, declaration: Node) -> Vec<&'s str> {
+    let mut cursor = declaration.walk();
+    let patterns: Vec<Node> = declaration
+        .named_children(&mut cursor)
+        .filter(|d| d.kind() == "variable_declarator")
+        .filter_map(|d| d.child_by_field_name("name"))
+        .collect();
+    patterns.into_iter().flat_map(|p| bound(text, p)).collect()
 }
 
 /// True when `root` holds an `import` or `export` statement at its top level.
@@ -561,12 +532,16 @@ fn bound<'s>(text: &'s str, pattern: Node) -> Vec<&'s str> {
 mod tests {
     use super::*;
 
-    fn checks(text: &str) -> Checks {
+    fn parse(text: &str) -> tree_sitter::Tree {
         let mut parser = tree_sitter::Parser::new();
         parser
             .set_language(&tree_sitter_javascript::LANGUAGE.into())
             .unwrap();
-        let tree = parser.parse(text, None).unwrap();
+        parser.parse(text, None).unwrap()
+    }
+
+    fn checks(text: &str) -> Checks {
+        let tree = parse(text);
         assert!(!tree.root_node().has_error(), "{text}");
         Checks::of(text, tree.root_node())
     }
@@ -616,6 +591,7 @@ mod tests {
             "let i; for (var i = 0; i;) {}",
             "let a; function f() { if (x) { var a = 2; } } { var a; }",
             "let a; if (x) var a;",
+            "let k; { for (var k in o) {} }",
             "const k = 1; for (var k in o) {}",
         ] {
             assert!(!checks(broken).lexical, "{broken}");
@@ -664,11 +640,7 @@ mod tests {
             assert!(!checks(text).super_calls, "{text}");
         }
         let text = "class A { constructor() { super(); } }";
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_javascript::LANGUAGE.into())
-            .unwrap();
-        let tree = parser.parse(text, None).unwrap();
+        let tree = parse(text);
         let at = [text.find('{').unwrap()];
         let near = Checks::ALL.violation_near(text, tree.root_node(), &at);
         assert_eq!(near, Some(SUPER));
@@ -679,11 +651,7 @@ mod tests {
     #[test]
     fn near_checks_find_the_scope_and_class_of_an_edit() {
         let near = |text: &str, at: usize| {
-            let mut parser = tree_sitter::Parser::new();
-            parser
-                .set_language(&tree_sitter_javascript::LANGUAGE.into())
-                .unwrap();
-            let tree = parser.parse(text, None).unwrap();
+            let tree = parse(text);
             Checks::ALL.violation_near(text, tree.root_node(), &[at])
         };
         let text = "let a = 1;\n{ let b; }\nlet a = 2;\n";
@@ -699,11 +667,7 @@ mod tests {
     #[test]
     fn descendants_visit_every_node_once_in_order() {
         let text = "a(b, [c]); d;";
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_javascript::LANGUAGE.into())
-            .unwrap();
-        let tree = parser.parse(text, None).unwrap();
+        let tree = parse(text);
         let root = tree.root_node();
         let starts: Vec<usize> = descendants(root).map(|n| n.start_byte()).collect();
         let mut count = 0;

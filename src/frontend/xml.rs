@@ -120,6 +120,8 @@ fn is_name_byte(b: u8) -> bool {
 /// A start tag read by hand: where it ends, whether it is self-closing, and the span of
 /// every attribute (namespace declarations included, which roxmltree does not report).
 struct StartTag {
+    /// Where the element's name ends.
+    name_end: usize,
     end: usize,
     empty: bool,
     attributes: Vec<(Range<usize>, Range<usize>)>,
@@ -133,6 +135,7 @@ fn start_tag(text: &str, start: usize) -> StartTag {
     while i < bytes.len() && is_name_byte(bytes[i]) {
         i += 1;
     }
+    let name_end = i;
     let mut attributes = Vec::new();
     loop {
         while i < bytes.len() && bytes[i].is_ascii_whitespace() {
@@ -141,6 +144,7 @@ fn start_tag(text: &str, start: usize) -> StartTag {
         match bytes.get(i) {
             None => {
                 return StartTag {
+                    name_end,
                     end: bytes.len(),
                     empty: false,
                     attributes,
@@ -148,6 +152,7 @@ fn start_tag(text: &str, start: usize) -> StartTag {
             }
             Some(b'>') => {
                 return StartTag {
+                    name_end,
                     end: i + 1,
                     empty: false,
                     attributes,
@@ -155,6 +160,7 @@ fn start_tag(text: &str, start: usize) -> StartTag {
             }
             Some(b'/') => {
                 return StartTag {
+                    name_end,
                     end: (i + 2).min(bytes.len()),
                     empty: true,
                     attributes,
@@ -529,13 +535,8 @@ fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
     if declarations.is_empty() {
         return None;
     }
-    let bytes = text.as_bytes();
-    let mut name_end = child.start + 1;
-    while name_end < child.end && is_name_byte(bytes[name_end]) {
-        name_end += 1;
-    }
     Some(Edit {
-        span: name_end..name_end,
+        span: own.name_end..own.name_end,
         text: declarations,
     })
 }
