@@ -1,23 +1,106 @@
-//! The `lines` front end: every line (with its line break) is an item at depth 1. It makes
-//! the list strategies usable on any text and comparable with Lithium's line mode.
+//! The `lines` front end: every line (with its line break) is an item. Indentation makes
+//! the hierarchy: the lines after a line that are indented deeper than it are its children,
+//! and a line that only closes what it opened (`}`, `]`, `)`, `</p>`, `end`...) at the
+//! opener's own indentation goes with it. Deleting a line then deletes its whole block, so
+//! Hierarchical Delta Debugging works on the blocks of code, configuration or pretty-printed
+//! data as it does on a tree. A text without indentation is a flat list of lines, which
+//! makes the list strategies comparable with Lithium's line mode.
 
 use super::{Frontend, SyntaxError};
-use crate::tree::{Node, NodeKind, Tree};
+use crate::tree::{Node, NodeId, NodeKind, Tree};
 
-/// Plain text as a flat list of lines.
+/// Plain text as lines nested by indentation.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Lines;
 
+/// A line of the text: its byte range (line break included) and its indentation, or
+/// `None` when it holds nothing but whitespace.
+struct Line {
+    start: usize,
+    end: usize,
+    indent: Option<usize>,
+}
+
+fn split(text: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_start_matches([' ', '\t']);
+        let blank = body.trim().is_empty();
+        lines.push(Line {
+            start,
+            end: start + line.len(),
+            indent: (!blank).then_some(line.len() - body.len()),
+        });
+        start += line.len();
+    }
+    lines
+}
+
+/// True when `line` (indentation removed) only closes a block: a closing bracket first, an
+/// end tag, or a word that ends a block in shell, Ruby, Lua or Fortran-like languages.
+fn closes(line: &str) -> bool {
+    let line = line.trim();
+    if line.starts_with(['}', ']', ')']) || line.starts_with("</") {
+        return true;
+    }
+    let word = line
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    matches!(
+        word,
+        "end" | "fi" | "done" | "esac" | "endif" | "endfor" | "endwhile" | "endfunction"
+    )
+}
+
+/// True when `line` ends by opening a bracket, so that a closing line at its own
+/// indentation belongs to it even when nothing is indented between them.
+fn opens(line: &str) -> bool {
+    line.trim_end().ends_with(['{', '[', '('])
+}
+
 impl Frontend for Lines {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
+        let lines = split(text);
+        // A blank line takes the indentation of the next line that is not blank, so that it
+        // goes with what follows it.
+        let mut indents = vec![0; lines.len()];
+        let mut next = 0;
+        for (i, line) in lines.iter().enumerate().rev() {
+            next = line.indent.unwrap_or(next);
+            indents[i] = next;
+        }
         let mut tree = Tree::new(text.len());
-        let root = tree.root();
-        let mut start = 0;
-        for line in text.split_inclusive('\n') {
-            let span = start..start + line.len();
-            start = span.end;
-            tree.push(
-                root,
+        // Open blocks, innermost last: (node, indentation, line index of the opener).
+        let mut open: Vec<(NodeId, usize, usize)> = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let indent = indents[i];
+            let body = &text[line.start..line.end];
+            if line.indent.is_some() && closes(body) {
+                // Closes the block opened at the same indentation, if the opener either
+                // had lines indented below it or opened a bracket itself.
+                while open.last().is_some_and(|&(_, at, _)| at > indent) {
+                    open.pop();
+                }
+                if let Some(&(id, at, first)) = open.last() {
+                    let opener = &lines[first];
+                    let had_children = !tree.node(id).children.is_empty();
+                    if at == indent && (had_children || opens(&text[opener.start..opener.end])) {
+                        // The block stays open: deeper lines after a line like
+                        // `} else {` or `) -> int:` are the rest of the same statement.
+                        extend(&mut tree, id, line.end);
+                        continue;
+                    }
+                }
+            }
+            while open.last().is_some_and(|&(_, at, _)| at >= indent) {
+                open.pop();
+            }
+            let parent = open.last().map_or(tree.root(), |&(id, _, _)| id);
+            let span = line.start..line.end;
+            let id = tree.push(
+                parent,
                 Node {
                     kind: NodeKind::Line,
                     label: String::from("line"),
@@ -29,7 +112,13 @@ impl Frontend for Lines {
                     children: Vec::new(),
                 },
             );
+            // Every block the line is in now reaches at least its end.
+            extend(&mut tree, parent, line.end);
+            if line.indent.is_some() {
+                open.push((id, indent, i));
+            }
         }
+        take_separators(text, &mut tree);
         Ok(tree)
     }
 
@@ -38,9 +127,68 @@ impl Frontend for Lines {
     }
 }
 
+/// A list whose items end in commas has none after its last item (JSON, most code): the
+/// last item's deletion takes the comma before it along, so that what stays is still a
+/// list. Deleting it with the item before it leaves that item's predecessor with a comma
+/// too many; a later round, which sees the shorter list, takes that one.
+fn take_separators(text: &str, tree: &mut Tree) {
+    for parent in tree.ids().collect::<Vec<_>>() {
+        let children = &tree.node(parent).children;
+        let [.., before, last] = children[..] else {
+            continue;
+        };
+        let previous = text[tree.node(before).span.clone()].trim_end();
+        let span = tree.node(last).span.clone();
+        let own = text[span.clone()].trim_end();
+        // Only for neighbours: a closing line between them (`) -> int:`) ends the list.
+        let adjacent = tree.node(before).span.end == span.start;
+        if !adjacent || !previous.ends_with(',') || own.ends_with(',') || own.is_empty() {
+            continue;
+        }
+        let comma = tree.node(before).span.start + previous.len() - 1;
+        // The item's own line break stays, in place of the one after the comma.
+        let end = if text[span.clone()].ends_with('\n') {
+            span.end - 1
+        } else {
+            span.end
+        };
+        tree.node_mut(last).delete = Some(comma..end);
+    }
+}
+
+/// Makes node `id` and its ancestors (all of them blocks still open) reach `end`; stops
+/// at the first that already does.
+fn extend(tree: &mut Tree, id: NodeId, end: usize) {
+    let mut at = Some(id);
+    while let Some(node) = at {
+        if node == tree.root() {
+            break;
+        }
+        let node = tree.node_mut(node);
+        if node.span.end >= end {
+            break;
+        }
+        node.span.end = end;
+        node.delete = Some(node.span.start..end);
+        at = node.parent;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every node as (depth, its text), in document order.
+    fn outline(text: &str) -> Vec<(u32, &str)> {
+        let tree = Lines.parse(text).unwrap();
+        tree.ids()
+            .skip(1)
+            .map(|id| {
+                let node = tree.node(id);
+                (node.depth, &text[node.span.clone()])
+            })
+            .collect()
+    }
 
     #[test]
     fn one_node_per_line_including_last_without_newline() {
@@ -51,5 +199,121 @@ mod tests {
             .map(|&id| tree.node(id).span.clone())
             .collect();
         assert_eq!(spans, vec![0..2, 2..5, 5..6]);
+    }
+
+    #[test]
+    fn deeper_lines_belong_to_the_line_above_with_its_closing_line() {
+        let text = "f() {\n  a;\n  if (x) {\n    b;\n  }\n}\ng();\n";
+        assert_eq!(
+            outline(text),
+            vec![
+                (1, "f() {\n  a;\n  if (x) {\n    b;\n  }\n}\n"),
+                (2, "  a;\n"),
+                (2, "  if (x) {\n    b;\n  }\n"),
+                (3, "    b;\n"),
+                (1, "g();\n"),
+            ]
+        );
+    }
+
+    #[test]
+    fn else_lines_join_the_statement_and_keep_it_open() {
+        let text = "if (a) {\n  x;\n} else {\n  y;\n}\nz;\n";
+        assert_eq!(
+            outline(text),
+            vec![
+                (1, "if (a) {\n  x;\n} else {\n  y;\n}\n"),
+                (2, "  x;\n"),
+                (2, "  y;\n"),
+                (1, "z;\n"),
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_brackets_close_on_the_next_line_and_blank_lines_go_with_what_follows() {
+        let text = "{\n  \"a\": [\n  ],\n\n  \"b\": 1\n}\n";
+        assert_eq!(
+            outline(text),
+            vec![
+                (1, "{\n  \"a\": [\n  ],\n\n  \"b\": 1\n}\n"),
+                (2, "  \"a\": [\n  ],\n"),
+                (2, "\n"),
+                (2, "  \"b\": 1\n"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_closing_line_without_an_opener_is_a_line_of_its_own() {
+        // `x` neither opened a bracket nor has deeper lines; Python-like dedents climb
+        // more than one level.
+        assert_eq!(outline("x\n}\n"), vec![(1, "x\n"), (1, "}\n")]);
+        assert_eq!(
+            outline("def f():\n    if a:\n        b\nc\n"),
+            vec![
+                (1, "def f():\n    if a:\n        b\n"),
+                (2, "    if a:\n        b\n"),
+                (3, "        b\n"),
+                (1, "c\n"),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_last_item_of_a_comma_list_takes_the_comma_before_it() {
+        let text = "[\n  1,\n  {\n    \"a\": 2\n  }\n]\n";
+        let tree = Lines.parse(text).unwrap();
+        let deleted: Vec<_> = tree
+            .ids()
+            .skip(1)
+            .map(|id| {
+                let d = tree.node(id).delete.clone().unwrap();
+                format!("{}|{}", &text[..d.start], &text[d.end..])
+            })
+            .collect();
+        assert_eq!(
+            deleted,
+            vec![
+                "|",
+                "[\n|  {\n    \"a\": 2\n  }\n]\n",
+                "[\n  1|\n]\n",
+                "[\n  1,\n  {\n|  }\n]\n",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_body_after_a_closing_line_stays_in_the_statement() {
+        let text = "def f(\n    a,\n) -> int:\n    return a\ng()\n";
+        assert_eq!(
+            outline(text),
+            vec![
+                (1, "def f(\n    a,\n) -> int:\n    return a\n"),
+                (2, "    a,\n"),
+                (2, "    return a\n"),
+                (1, "g()\n"),
+            ]
+        );
+        let tree = Lines.parse(text).unwrap();
+        let last = tree
+            .ids()
+            .filter(|&id| text[tree.node(id).span.clone()].contains("return"))
+            .last();
+        let last = tree.node(last.unwrap());
+        assert_eq!(last.delete, Some(last.span.clone()));
+    }
+
+    #[test]
+    fn shell_and_markup_closers() {
+        assert_eq!(
+            outline("if x; then\n  y\nfi\n<div>\n  <p/>\n</div>\n"),
+            vec![
+                (1, "if x; then\n  y\nfi\n"),
+                (2, "  y\n"),
+                (1, "<div>\n  <p/>\n</div>\n"),
+                (2, "  <p/>\n"),
+            ]
+        );
     }
 }

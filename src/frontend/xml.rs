@@ -293,6 +293,10 @@ struct Context {
     fixed_arity: bool,
     /// The parent is inside a `<math>` element.
     in_math: bool,
+    /// Some of the parent's children came from an entity that expands to markup: their
+    /// ranges lie in the DOCTYPE, not between the parent's tags, so the parent's content is
+    /// left whole (no child nodes, no unwrap or hoist).
+    opaque: bool,
 }
 
 /// Parses `text` into a tree, with the nodes down to `limit` (all when `None`).
@@ -331,6 +335,7 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
         content: 0..text.len(),
         fixed_arity: false,
         in_math: false,
+        opaque: false,
     };
     // Children are pushed in reverse so they pop in document order, which keeps the arena
     // in document order.
@@ -344,6 +349,9 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
         match xn.node_type() {
             roxmltree::NodeType::Element => {
                 let context = add_element(text, &mut tree, &xn, &parent);
+                if context.opaque {
+                    continue;
+                }
                 if limit.is_some_and(|limit| tree.node(context.id).depth >= limit) {
                     truncated |= xn.has_children();
                     continue;
@@ -461,13 +469,20 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
             text: String::from("/>"),
         }]);
     }
-    let elements: Vec<roxmltree::Node> = xn.children().filter(|c| c.is_element()).collect();
+    let opaque = xn.children().any(|c| {
+        let r = c.range();
+        r.start < content.start || r.end > content.end
+    });
+    let elements: Vec<roxmltree::Node> = xn
+        .children()
+        .filter(|c| c.is_element() && !opaque)
+        .collect();
     let has_text = xn
         .children()
         .any(|c| c.is_text() && c.text().is_some_and(|t| !t.chars().all(is_xml_space)));
     // Unwrapping must leave one element where one element is required.
     let single = elements.len() == 1 && !has_text;
-    if !tag.empty && (single || !(at_top || parent.fixed_arity)) {
+    if !tag.empty && !opaque && (single || !(at_top || parent.fixed_arity)) {
         let mut unwrap = vec![
             Edit::delete(deletion_span(text, range.start, content.start)),
             Edit::delete(deletion_span(text, content.end, range.end)),
@@ -509,6 +524,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         content,
         fixed_arity: mathml && PROFILE.fixed_arity.contains(local),
         in_math: mathml,
+        opaque,
     }
 }
 

@@ -145,3 +145,33 @@ fn prefixed_elements_keep_their_namespace_when_hoisted() {
     );
     assert!(result.starts_with("<m:a xmlns:m = \""), "{result}");
 }
+
+/// An entity that expands to markup gives nodes whose positions lie in the DOCTYPE: the
+/// element holding its reference is reduced as a whole (this panicked when text came
+/// before the reference), and nothing inside the DOCTYPE is cut.
+#[test]
+fn entities_expanding_to_markup_leave_their_element_whole() {
+    for (entity, keep) in [
+        ("<b/>", "KEEP"),
+        ("<!--c-->", "KEEP"),
+        ("<?pi x?>", "KEEP"),
+        ("<b>in</b>tail", "KEEP"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let input = format!(
+            "<!DOCTYPE d [<!ENTITY n \"{entity}\">]>\n<d><e>a&n;b</e><f>x</f><g>{keep}</g></d>\n"
+        );
+        let (asked, result) = reduce_logged(dir.path(), &input, "grep -q 'KEEP' \"$1\"");
+        // Every candidate the test saw kept the declaration whole.
+        for candidate in &asked {
+            if candidate.contains("DOCTYPE") {
+                assert!(
+                    candidate.contains(&entity.replace(' ', "")),
+                    "{entity}: {candidate}"
+                );
+            }
+        }
+        assert!(result.contains("KEEP"), "{entity}: {result}");
+        assert!(!result.contains("<f>"), "{entity}: {result}");
+    }
+}
