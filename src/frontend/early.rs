@@ -24,6 +24,8 @@ pub struct Checks {
     pub super_calls: bool,
     /// Every `for await` loop is in an async function.
     pub for_await: bool,
+    /// Every name a module's `export { a }` lists is declared at its top level.
+    pub exports: bool,
 }
 
 impl Checks {
@@ -33,6 +35,7 @@ impl Checks {
         lexical: true,
         super_calls: true,
         for_await: true,
+        exports: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -43,12 +46,17 @@ impl Checks {
             super_calls: super_calls_ok(text, root),
             // A module's top level may hold a `for await` loop.
             for_await: for_await_ok(text, root) && !is_module(root),
+            exports: exports_ok(text, root),
         }
     }
 
     /// True when no rule is enforced.
     pub fn none(self) -> bool {
-        !self.private_names && !self.lexical && !self.super_calls && !self.for_await
+        !self.private_names
+            && !self.lexical
+            && !self.super_calls
+            && !self.for_await
+            && !self.exports
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -64,6 +72,9 @@ impl Checks {
         }
         if self.for_await && !for_await_ok(text, root) {
             return Some(FOR_AWAIT);
+        }
+        if self.exports && !exports_ok(text, root) {
+            return Some(EXPORTS);
         }
         None
     }
@@ -92,6 +103,13 @@ impl Checks {
         // A hoist carries a loop out of its function into the scope around the edit.
         if self.for_await && found.scopes.iter().any(|&s| !for_await_ok(text, s)) {
             return Some(FOR_AWAIT);
+        }
+        // Declarations at the top level (a `var` in a block there is missed).
+        if self.exports
+            && found.scopes.iter().any(|s| s.id() == root.id())
+            && !exports_ok(text, root)
+        {
+            return Some(EXPORTS);
         }
         None
     }
@@ -287,6 +305,7 @@ const PRIVATE: &str = "a private name is used where no enclosing class declares 
 const LEXICAL: &str = "a lexical name is declared twice in one scope";
 const SUPER: &str = "super() is called in a class that extends nothing";
 const FOR_AWAIT: &str = "a for await loop is outside an async function";
+const EXPORTS: &str = "an export lists a name the module does not declare";
 
 /// `node` and its ancestors, nearest first.
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {
@@ -485,6 +504,68 @@ fn declarator_names<'s>(text: &'s str, declaration: Node) -> Vec<&'s str> {
     patterns.into_iter().flat_map(|p| bound(text, p)).collect()
 }
 
+/// True when every local name that an `export { a, b as c }` of `program` (one without
+/// `from`) lists is declared at its top level: by `var` (in blocks too), `let`, `const`, a
+/// class, a function or an import. V8 refuses a module that exports an undeclared name.
+fn exports_ok(text: &str, program: Node) -> bool {
+    let mut cursor = program.walk();
+    let statements: Vec<Node> = program.named_children(&mut cursor).collect();
+    let mut listed = Vec::new();
+    for statement in &statements {
+        if statement.kind() != "export_statement"
+            || statement.child_by_field_name("source").is_some()
+        {
+            continue;
+        }
+        let mut inner = statement.walk();
+        for clause in statement
+            .named_children(&mut inner)
+            .filter(|c| c.kind() == "export_clause")
+        {
+            let mut specifiers = clause.walk();
+            listed.extend(
+                clause
+                    .named_children(&mut specifiers)
+                    .filter_map(|s| s.child_by_field_name("name"))
+                    .filter(|n| n.kind() == "identifier")
+                    .map(|n| &text[n.byte_range()]),
+            );
+        }
+    }
+    if listed.is_empty() {
+        return true;
+    }
+    let mut declared: BTreeSet<&str> = nested_vars(text, program).into_iter().collect();
+    for statement in statements {
+        let statement = match statement.kind() {
+            "export_statement" => match statement.child_by_field_name("declaration") {
+                Some(declaration) => declaration,
+                None => continue,
+            },
+            _ => statement,
+        };
+        match statement.kind() {
+            "lexical_declaration" => declared.extend(declarator_names(text, statement)),
+            "class_declaration" | "function_declaration" | "generator_function_declaration" => {
+                declared.extend(
+                    statement
+                        .child_by_field_name("name")
+                        .map(|n| &text[n.byte_range()]),
+                );
+            }
+            "import_statement" => {
+                let mut inner = statement.walk();
+                let clause = statement
+                    .named_children(&mut inner)
+                    .find(|c| c.kind() == "import_clause");
+                declared.extend(clause.map(|c| bound(text, c)).unwrap_or_default());
+            }
+            _ => {}
+        }
+    }
+    listed.iter().all(|name| declared.contains(name))
+}
+
 /// True when `root` holds an `import` or `export` statement at its top level.
 fn is_module(root: Node) -> bool {
     let mut cursor = root.walk();
@@ -544,6 +625,18 @@ mod tests {
         let tree = parse(text);
         assert!(!tree.root_node().has_error(), "{text}");
         Checks::of(text, tree.root_node())
+    }
+
+    #[test]
+    fn exported_names_need_a_declaration() {
+        assert!(checks("function h() {}\nconst K = h();\nexport { K };").exports);
+        assert!(checks("import x from 'y';\nexport { x as K };").exports);
+        assert!(checks("if (a) { var v = 1; }\nexport { v, w as z };\nlet w;").exports);
+        assert!(checks("export { q } from 'm';").exports);
+        assert!(checks("export class C {}\nexport { C as D };").exports);
+        assert!(!checks("export { K };").exports);
+        assert!(!checks("function f() { var K; }\nexport { K };").exports);
+        assert!(!checks("{ let K; }\nexport { K as L };").exports);
     }
 
     #[test]

@@ -199,6 +199,8 @@ struct OptionalFile {
     requires: Option<String>,
     #[serde(default)]
     unless_parent_has: Vec<String>,
+    #[serde(default)]
+    unless_sibling: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -352,6 +354,8 @@ struct Optional {
     requires: Option<String>,
     /// Not when the parent holds one of these tokens (`const x` needs its initializer).
     unless_parent_has: Vec<String>,
+    /// Not when the node has a child of one of these kinds (`var [a]` needs one too).
+    unless_sibling: Vec<String>,
 }
 
 /// A piece of a replacement template.
@@ -607,12 +611,16 @@ impl Grammar {
             if let Some(child) = &o.child {
                 names.kind(child)?;
             }
+            for kind in &o.unless_sibling {
+                names.kind(kind)?;
+            }
             optional.push(Optional {
                 field: o.field.as_deref().map(|f| names.field(f)).transpose()?,
                 child: o.child.clone(),
                 prefix: o.prefix.clone(),
                 requires: o.requires.as_deref().map(|f| names.field(f)).transpose()?,
                 unless_parent_has: o.unless_parent_has.clone(),
+                unless_sibling: o.unless_sibling.clone(),
             });
         }
         let mut replace = Vec::new();
@@ -1097,6 +1105,12 @@ impl Grammar {
             if let Some(parent) = parent
                 && !rule.unless_parent_has.is_empty()
                 && has_token(text, parent, &rule.unless_parent_has)
+            {
+                continue;
+            }
+            if children
+                .iter()
+                .any(|(c, _)| rule.unless_sibling.iter().any(|k| k == c.kind()))
             {
                 continue;
             }

@@ -657,6 +657,9 @@ fn reductions_keep_javascript_early_errors_away() {
             "let a = 1;\nfunction f() {\n  if (x) {\n    var a = 2;\n  }\n}\n",
             "let a.*var a",
         ),
+        // Found by a fourth review: a destructuring declaration keeps its value.
+        ("var [KEEP] = o;\n", "KEEP"),
+        ("let { KEEP } = o;\nf(KEEP);\n", "KEEP"),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {
@@ -678,4 +681,42 @@ fn reductions_keep_javascript_early_errors_away() {
     let rejected = engine_rejected(&results);
     let bad: Vec<&String> = rejected.iter().map(|&i| &results[i]).collect();
     assert!(bad.is_empty(), "V8 rejects {bad:?}");
+}
+
+/// A module's `export { a }` needs `a` declared: reductions that grep for the export list
+/// keep the declaration (its function, its import) and node accepts the result.
+#[test]
+fn module_exports_keep_their_declarations() {
+    let cases = [
+        (
+            "function helper() { return 1; }\nconst KEEP = helper();\nfunction other() {}\nexport { KEEP };\n",
+            "export { KEEP",
+        ),
+        (
+            "import x from './y.mjs';\nimport z from './z.mjs';\nexport { x as KEEP };\n",
+            "KEEP",
+        ),
+    ];
+    for (input, pattern) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.mjs"), input).unwrap();
+        script(
+            dir.path(),
+            "t.sh",
+            &format!("grep -q -- '{pattern}' \"$1\""),
+        );
+        let out = treereduce(
+            dir.path(),
+            &["a.mjs", "./t.sh", "-q", "-j", "1", "-o", "out.mjs"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let check = Command::new("node")
+            .arg("--check")
+            .arg(dir.path().join("out.mjs"))
+            .output()
+            .unwrap();
+        let result = std::fs::read_to_string(dir.path().join("out.mjs")).unwrap();
+        assert!(check.status.success(), "node refuses {result:?}: {check:?}");
+        assert!(result.len() < input.len(), "{result}");
+    }
 }
