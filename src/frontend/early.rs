@@ -419,14 +419,7 @@ fn scope_ok(text: &str, scope: Node) -> bool {
             statements.push(child);
         }
     }
-    for statement in statements {
-        let statement = match statement.kind() {
-            "export_statement" => match statement.child_by_field_name("declaration") {
-                Some(declaration) => declaration,
-                None => continue,
-            },
-            _ => statement,
-        };
+    for statement in statements.into_iter().filter_map(declaration) {
         let name = |n: Node| {
             n.child_by_field_name("name")
                 .filter(|name| name.kind() == "identifier")
@@ -536,14 +529,7 @@ fn exports_ok(text: &str, program: Node) -> bool {
         return true;
     }
     let mut declared: BTreeSet<&str> = nested_vars(text, program).into_iter().collect();
-    for statement in statements {
-        let statement = match statement.kind() {
-            "export_statement" => match statement.child_by_field_name("declaration") {
-                Some(declaration) => declaration,
-                None => continue,
-            },
-            _ => statement,
-        };
+    for statement in statements.into_iter().filter_map(declaration) {
         match statement.kind() {
             "lexical_declaration" => declared.extend(declarator_names(text, statement)),
             "class_declaration" | "function_declaration" | "generator_function_declaration" => {
@@ -564,6 +550,15 @@ fn exports_ok(text: &str, program: Node) -> bool {
         }
     }
     listed.iter().all(|name| declared.contains(name))
+}
+
+/// The statement itself, or what an `export` statement declares (`None` for an export
+/// that declares nothing, such as `export { a }`).
+fn declaration(statement: Node) -> Option<Node> {
+    match statement.kind() {
+        "export_statement" => statement.child_by_field_name("declaration"),
+        _ => Some(statement),
+    }
 }
 
 /// True when `root` holds an `import` or `export` statement at its top level.
