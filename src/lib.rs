@@ -524,5 +524,20 @@ fn not_interesting(config: &Config, outcome: &Outcome) -> Error {
         config.test.display(),
         config.input.display()
     ));
+    // By hand it runs where the user stands; here in a folder holding only the candidate.
+    let code = outcome.status.and_then(|s| s.code());
+    let tail = outcome.stderr_tail.to_lowercase();
+    let missing = [
+        "not found",
+        "no such file",
+        "can't open",
+        "cannot find",
+        "cannot open",
+    ];
+    if code == Some(127) || missing.iter().any(|m| tail.contains(m)) {
+        message.push_str(
+            "\nnote: the test runs in a fresh folder that holds only the candidate, not in the current folder: name the files it uses by absolute paths",
+        );
+    }
     Error::NotInteresting(message)
 }

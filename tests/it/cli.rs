@@ -37,6 +37,22 @@ fn uninteresting_original_exits_1_with_status_and_stderr() {
     assert!(err.contains("exited 3"), "{err}");
     assert!(err.contains("no crash here"), "{err}");
     assert!(!dir.path().join("a.reduced.xml").exists());
+    assert!(!err.contains("fresh folder"), "{err}");
+}
+
+/// A test that calls a helper by a relative path works by hand but not in the candidate's
+/// folder: the error says where the test runs.
+#[test]
+fn a_relative_path_in_the_test_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<a><b/></a>").unwrap();
+    script(dir.path(), "helper.sh", "exit 0");
+    script(dir.path(), "t.sh", "./helper.sh \"$1\"");
+    let out = treereduce(dir.path(), &["a.xml", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("exited 127"), "{err}");
+    assert!(err.contains("runs in a fresh folder"), "{err}");
 }
 
 #[test]
