@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::frontend::{Frontend, SyntaxError};
+use crate::frontend::{Frontend, Grain, SyntaxError};
 use crate::needed::{self, Needed, Subject, touches};
 use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::progress::Progress;
@@ -601,22 +601,33 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// Shrinks text and attribute values unit by unit (characters, references kept whole),
-    /// one list per node; a node whose first candidates all fail is left alone.
+    /// Shrinks text and attribute values unit by unit, one list per node, first by words,
+    /// then by characters (references kept whole); a node whose first candidates all fail
+    /// is left alone.
     fn shrink_pass(&mut self) -> Result<()> {
-        let tree = self.parse_current()?;
-        let lists: Vec<Vec<Vec<Edit>>> = tree
-            .ids()
-            .map(|id| self.frontend.units(&self.current, tree.node(id)))
-            .filter(|units| units.len() > 1)
-            .map(|units| units.into_iter().map(|u| vec![Edit::delete(u)]).collect())
-            .collect();
-        if lists.is_empty() {
-            return Ok(());
+        for grain in [Grain::Words, Grain::Characters] {
+            let tree = self.parse_current()?;
+            let lists: Vec<Vec<Vec<Edit>>> = tree
+                .ids()
+                .map(|id| self.frontend.units(&self.current, tree.node(id), grain))
+                .filter(|units| units.len() > 1)
+                .map(|units| units.into_iter().map(|u| vec![Edit::delete(u)]).collect())
+                .collect();
+            if lists.is_empty() {
+                continue;
+            }
+            let what = match grain {
+                Grain::Words => "words",
+                Grain::Characters => "characters",
+            };
+            self.log(format_args!(
+                "shrink: {what} of {} texts and values",
+                lists.len()
+            ));
+            let patience = Some(SHRINK_PATIENCE);
+            self.pass("shrink", &lists, None, patience, true, Following::Unknown)?;
         }
-        self.log(format_args!("shrink: {} texts and values", lists.len()));
-        let patience = Some(SHRINK_PATIENCE);
-        self.pass("shrink", &lists, None, patience, true, Following::Unknown)
+        Ok(())
     }
 
     /// Removes all formatting whitespace at once, in one candidate.

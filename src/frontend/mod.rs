@@ -108,11 +108,22 @@ pub trait Frontend {
         None
     }
 
-    /// The pieces of `node` that may be removed one by one to shrink it (characters of a
-    /// text or attribute value, say); empty when the node does not shrink.
-    fn units(&self, _text: &str, _node: &Node) -> Vec<Range<usize>> {
+    /// The pieces of `node` that may be removed one by one to shrink it, at `grain`
+    /// (the words, then the characters of a text or attribute value, say); empty when the
+    /// node does not shrink.
+    fn units(&self, _text: &str, _node: &Node, _grain: Grain) -> Vec<Range<usize>> {
         Vec::new()
     }
+}
+
+/// How fine the pieces of a shrinking value are: words first (a sentence loses whole words
+/// in a few calls), then characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grain {
+    /// Words, and the whitespace between them.
+    Words,
+    /// Characters, a character reference counting as one.
+    Characters,
 }
 
 /// The formats treereduce knows.

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::mathml::PROFILE;
-use super::{Frontend, SyntaxError, deletion_span, take_whitespace};
+use super::{Frontend, Grain, SyntaxError, deletion_span, take_whitespace};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// Well-formed XML.
@@ -84,13 +84,16 @@ impl Frontend for Xml {
         (!base.contains(CDATA_END)).then(|| !candidate.contains(CDATA_END))
     }
 
-    fn units(&self, text: &str, node: &Node) -> Vec<Range<usize>> {
-        match node.kind {
-            NodeKind::Text => character_units(text, node.span.clone()),
-            NodeKind::Attribute => attribute_value(text, node.span.clone())
-                .map(|value| character_units(text, value))
-                .unwrap_or_default(),
-            _ => Vec::new(),
+    fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
+        let span = match node.kind {
+            NodeKind::Text => Some(node.span.clone()),
+            NodeKind::Attribute => attribute_value(text, node.span.clone()),
+            _ => None,
+        };
+        match (span, grain) {
+            (Some(span), Grain::Characters) => character_units(text, span),
+            (Some(span), Grain::Words) => word_units(text, span),
+            (None, _) => Vec::new(),
         }
     }
 }
@@ -201,6 +204,32 @@ fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
 
 /// Units for shrinking character data: single characters, with entity and character
 /// references kept whole and CDATA markers never split.
+/// The words of `span` (runs of characters other than whitespace) and the whitespace
+/// between them, each a unit of its own, so that any words may go and leave no space at
+/// either end. None for a text holding CDATA, whose markers must not be split from each
+/// other.
+fn word_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
+    let value = &text[span.clone()];
+    if value.contains("<![CDATA[") {
+        return Vec::new();
+    }
+    let mut units: Vec<Range<usize>> = Vec::new();
+    let mut start = 0;
+    let mut in_space = false;
+    for (i, c) in value.char_indices() {
+        // A no-break space separates words too, though it is not XML whitespace.
+        if c.is_whitespace() != in_space && i > start {
+            units.push(span.start + start..span.start + i);
+            start = i;
+        }
+        in_space = c.is_whitespace();
+    }
+    if start < value.len() {
+        units.push(span.start + start..span.end);
+    }
+    units
+}
+
 fn character_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
     let mut units = Vec::new();
     let mut i = span.start;
@@ -730,6 +759,23 @@ mod tests {
         );
         // An mrow holding two elements cannot be unwrapped inside a fraction.
         assert_eq!(rewrites(&text, "mrow").len(), 1);
+    }
+
+    #[test]
+    fn word_units_take_the_spaces_between_words_and_leave_cdata_alone() {
+        let words = |text: &str| -> Vec<String> {
+            word_units(text, 0..text.len())
+                .into_iter()
+                .map(|r| text[r].to_string())
+                .collect()
+        };
+        assert_eq!(
+            words("Contributed by\n  x&amp;y"),
+            vec!["Contributed", " ", "by", "\n  ", "x&amp;y"]
+        );
+        assert_eq!(words("one"), vec!["one"]);
+        assert_eq!(words("a\u{a0}b"), vec!["a", "\u{a0}", "b"]);
+        assert!(words("a <![CDATA[b c]]>").is_empty());
     }
 
     #[test]
