@@ -605,6 +605,32 @@ impl<'a> Driver<'a> {
     /// then by characters (references kept whole); a node whose first candidates all fail
     /// is left alone.
     fn shrink_pass(&mut self) -> Result<()> {
+        // Top-level nodes that may not go now may once a text lost something (a DOCTYPE
+        // whose entities are no longer referenced).
+        let tree = self.parse_current()?;
+        let top = |tree: &Tree| tree.node(tree.root()).children.clone();
+        let locked: Vec<String> = top(&tree)
+            .into_iter()
+            .filter(|&id| tree.node(id).delete.is_none())
+            .map(|id| tree.node(id).label.clone())
+            .collect();
+        let before = self.current.len();
+        self.shrink_words_and_characters()?;
+        if self.current.len() == before || locked.is_empty() {
+            return Ok(());
+        }
+        let tree = self.parse_current()?;
+        let freed: Vec<NodeId> = top(&tree)
+            .into_iter()
+            .filter(|&id| {
+                let node = tree.node(id);
+                node.delete.is_some() && locked.contains(&node.label)
+            })
+            .collect();
+        self.delete_pass(&tree, &[freed], 1, 1)
+    }
+
+    fn shrink_words_and_characters(&mut self) -> Result<()> {
         for grain in [Grain::Words, Grain::Characters] {
             let tree = self.parse_current()?;
             let lists: Vec<Vec<Vec<Edit>>> = tree
