@@ -36,6 +36,14 @@ pub enum Error {
         column: usize,
         offset: usize,
     },
+    /// The input starts with the byte-order mark of an encoding other than UTF-8.
+    #[error(
+        "{path}: the text is {encoding} (its byte-order mark says so); treereduce reads UTF-8: convert it first, e.g. iconv -f {encoding} -t UTF-8"
+    )]
+    Encoding {
+        path: PathBuf,
+        encoding: &'static str,
+    },
     /// The input holds a NUL byte.
     #[error(
         "{path}: binary file (NUL byte at byte offset {offset}); treereduce reduces text files"

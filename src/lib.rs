@@ -102,6 +102,19 @@ pub fn read_input(path: &Path) -> Result<String> {
             path: path.to_path_buf(),
         });
     }
+    // A byte-order mark says UTF-16 or UTF-32 (whose NUL bytes would say "binary").
+    let wide = [
+        (&[0xFF, 0xFE, 0, 0][..], "UTF-32LE"),
+        (&[0, 0, 0xFE, 0xFF][..], "UTF-32BE"),
+        (&[0xFF, 0xFE][..], "UTF-16LE"),
+        (&[0xFE, 0xFF][..], "UTF-16BE"),
+    ];
+    if let Some((_, encoding)) = wide.iter().find(|(mark, _)| bytes.starts_with(mark)) {
+        return Err(Error::Encoding {
+            path: path.to_path_buf(),
+            encoding,
+        });
+    }
     if let Some(offset) = bytes.iter().position(|&b| b == 0) {
         return Err(Error::Binary {
             path: path.to_path_buf(),

@@ -479,6 +479,22 @@ fn binary_input_exits_2_naming_the_first_nul() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// A UTF-16 file (its NUL bytes would say "binary") is named as UTF-16, with the way out.
+#[test]
+fn utf16_input_exits_2_naming_its_encoding() {
+    let s = Scratch::new();
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend("<a/>".encode_utf16().flat_map(u16::to_le_bytes));
+    std::fs::write(s.path().join("a.xml"), bytes).unwrap();
+    s.script("t.sh", "exit 0");
+    let out = s.run(&["a.xml", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("a.xml: the text is UTF-16LE"), "{err}");
+    assert!(err.contains("iconv -f UTF-16LE -t UTF-8"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 #[test]
 fn unwritable_output_folder_exits_2_before_any_test() {
     let s = Scratch::new();
