@@ -26,6 +26,9 @@ pub struct Checks {
     pub for_await: bool,
     /// Every name a module's `export { a }` lists is declared at its top level.
     pub exports: bool,
+    /// The script does not begin with a `'use strict'` directive (held only to an original
+    /// that does not: a hoisted IIFE body would make sloppy code strict).
+    pub sloppy_top: bool,
 }
 
 impl Checks {
@@ -36,6 +39,7 @@ impl Checks {
         super_calls: true,
         for_await: true,
         exports: true,
+        sloppy_top: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -47,6 +51,7 @@ impl Checks {
             // A module's top level may hold a `for await` loop.
             for_await: for_await_ok(text, root) && !is_module(root),
             exports: exports_ok(text, root),
+            sloppy_top: !strict_top(text, root),
         }
     }
 
@@ -75,6 +80,9 @@ impl Checks {
         }
         if self.exports && !exports_ok(text, root) {
             return Some(EXPORTS);
+        }
+        if self.sloppy_top && strict_top(text, root) {
+            return Some(STRICT);
         }
         None
     }
@@ -110,6 +118,10 @@ impl Checks {
             && !exports_ok(text, root)
         {
             return Some(EXPORTS);
+        }
+        let top = found.scopes.iter().any(|s| s.id() == root.id());
+        if self.sloppy_top && top && strict_top(text, root) {
+            return Some(STRICT);
         }
         None
     }
@@ -306,6 +318,7 @@ const LEXICAL: &str = "a lexical name is declared twice in one scope";
 const SUPER: &str = "super() is called in a class that extends nothing";
 const FOR_AWAIT: &str = "a for await loop is outside an async function";
 const EXPORTS: &str = "an export lists a name the module does not declare";
+const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
 
 /// `node` and its ancestors, nearest first.
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {
@@ -561,6 +574,28 @@ fn declaration(statement: Node) -> Option<Node> {
     }
 }
 
+/// True when the program `root` begins with a `'use strict'` directive: one of the string
+/// statements that open it.
+fn strict_top(text: &str, root: Node) -> bool {
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor) {
+        if statement.kind() == "comment" {
+            continue;
+        }
+        let Some(string) = statement
+            .named_child(0)
+            .filter(|s| statement.kind() == "expression_statement" && s.kind() == "string")
+        else {
+            return false;
+        };
+        let literal = &text[string.byte_range()];
+        if literal.len() == 12 && &literal[1..11] == "use strict" {
+            return true;
+        }
+    }
+    false
+}
+
 /// True when `root` holds an `import` or `export` statement at its top level.
 fn is_module(root: Node) -> bool {
     let mut cursor = root.walk();
@@ -620,6 +655,14 @@ mod tests {
         let tree = parse(text);
         assert!(!tree.root_node().has_error(), "{text}");
         Checks::of(text, tree.root_node())
+    }
+
+    #[test]
+    fn a_sloppy_script_stays_sloppy_at_its_top() {
+        assert!(checks("(function () { 'use strict'; a(); })();").sloppy_top);
+        assert!(checks("a(); 'use strict';").sloppy_top);
+        assert!(!checks("'use strict';\nwith_(o);").sloppy_top);
+        assert!(!checks("// c\n\"other\";\n\"use strict\";\nf();").sloppy_top);
     }
 
     #[test]

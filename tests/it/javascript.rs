@@ -660,6 +660,11 @@ fn reductions_keep_javascript_early_errors_away() {
         // Found by a fourth review: a destructuring declaration keeps its value.
         ("var [KEEP] = o;\n", "KEEP"),
         ("let { KEEP } = o;\nf(KEEP);\n", "KEEP"),
+        // An IIFE's 'use strict' hoisted over sloppy code (`with`) at the top.
+        (
+            "(function () { 'use strict'; a(); })();\nwith (o) KEEP();\n",
+            "strict.*with",
+        ),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {
