@@ -250,8 +250,6 @@ struct ReplaceFile {
     kind: String,
     with: Vec<String>,
     in_list: Option<bool>,
-    #[serde(default)]
-    not_at: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -372,8 +370,6 @@ enum Segment {
 struct Replace {
     templates: Vec<Vec<Segment>>,
     in_list: Option<bool>,
-    /// Positions (`parent` or `parent.field`) where the rule does not apply.
-    not_at: BTreeSet<Position>,
 }
 
 /// A position is a parent kind and, optionally, the field the child is in.
@@ -636,15 +632,9 @@ impl Grammar {
                 .iter()
                 .map(|t| names.template(t))
                 .collect::<Result<Vec<_>, _>>()?;
-            let not_at = r
-                .not_at
-                .iter()
-                .map(|p| names.position(p))
-                .collect::<Result<BTreeSet<_>, _>>()?;
             replace.push(Replace {
                 templates,
                 in_list: r.in_list,
-                not_at,
             });
         }
         let mut categories = Vec::new();
@@ -1172,14 +1162,8 @@ impl Grammar {
         let info = self.info(node);
         let own_text = &text[node.byte_range()];
         let mut out: Vec<Alternative> = Vec::new();
-        let matches = |set: &BTreeSet<Position>, (kind, field): (&str, Option<&str>)| {
-            set.iter()
-                .any(|(k, f)| k == kind && (f.is_none() || f.as_deref() == field))
-        };
-        let own = leads.last().copied().unwrap_or(("", None));
-        let at = |set: &BTreeSet<Position>| matches(set, own);
         for rule in info.replace.iter().filter_map(|&i| self.replace.get(i)) {
-            if rule.in_list.is_some_and(|want| want != in_list) || at(&rule.not_at) {
+            if rule.in_list.is_some_and(|want| want != in_list) {
                 continue;
             }
             for template in &rule.templates {
@@ -1188,6 +1172,12 @@ impl Grammar {
                 }
             }
         }
+        let matches = |set: &BTreeSet<Position>, (kind, field): (&str, Option<&str>)| {
+            set.iter()
+                .any(|(k, f)| k == kind && (f.is_none() || f.as_deref() == field))
+        };
+        let own = leads.last().copied().unwrap_or(("", None));
+        let at = |set: &BTreeSet<Position>| matches(set, own);
         for (bit, category) in self.categories.iter().enumerate() {
             let bit = 1u32 << bit;
             if info.member & bit == 0 || at(&category.fixed) {
