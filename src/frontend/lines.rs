@@ -38,18 +38,16 @@ fn split(text: &str) -> Vec<Line> {
 }
 
 /// True when `line` (indentation removed) only closes a block: a closing bracket first, an
-/// end tag, or a word that ends a block in shell, Ruby, Lua or Fortran-like languages.
+/// end tag, or alone on it a word that ends a block in shell, Ruby, Lua or Fortran-like
+/// languages.
 fn closes(line: &str) -> bool {
     let line = line.trim();
     if line.starts_with(['}', ']', ')']) || line.starts_with("</") {
         return true;
     }
-    let word = line
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .next()
-        .unwrap_or("");
+    // Only a word alone on its line (a `;` may follow): `done = 1` is an assignment.
     matches!(
-        word,
+        line.trim_end_matches(';').trim_end(),
         "end" | "fi" | "done" | "esac" | "endif" | "endfor" | "endwhile" | "endfunction"
     )
 }
@@ -140,18 +138,22 @@ fn take_separators(text: &str, tree: &mut Tree) {
         let previous = text[tree.node(before).span.clone()].trim_end();
         let span = tree.node(last).span.clone();
         let own = text[span.clone()].trim_end();
-        // Only for neighbours: a closing line between them (`) -> int:`) ends the list.
+        // Only for neighbours (a closing line between them, as in `) -> int:`, ends the
+        // list) and for a list that a closing line ends: `Dear Alice,` before a letter's
+        // last line is no list.
         let adjacent = tree.node(before).span.end == span.start;
-        if !adjacent || !previous.ends_with(',') || own.ends_with(',') || own.is_empty() {
+        let closed = text[span.end..]
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.trim_start().starts_with(['}', ']', ')']));
+        if !adjacent || !closed || !previous.ends_with(',') || own.ends_with(',') || own.is_empty()
+        {
             continue;
         }
         let comma = tree.node(before).span.start + previous.len() - 1;
-        // The item's own line break stays, in place of the one after the comma.
-        let end = if text[span.clone()].ends_with('\n') {
-            span.end - 1
-        } else {
-            span.end
-        };
+        // The item's own line break stays (`\r\n` too), in place of the one after the comma.
+        let item = &text[span.clone()];
+        let end = span.end - (item.len() - item.trim_end_matches(['\r', '\n']).len());
         tree.node_mut(last).delete = Some(comma..end);
     }
 }
@@ -305,6 +307,22 @@ mod tests {
     }
 
     #[test]
+    fn a_comma_is_taken_only_in_a_closed_list_and_keeps_crlf() {
+        let text = "Dear Alice,\nthanks\n";
+        let tree = Lines.parse(text).unwrap();
+        let last = tree.node(tree.at_depth(1)[1]);
+        assert_eq!(last.delete, Some(last.span.clone()));
+        let text = "[\r\n  1,\r\n  2\r\n]\r\n";
+        let tree = Lines.parse(text).unwrap();
+        let two = tree.node(tree.at_depth(2)[1]);
+        let d = two.delete.clone().unwrap();
+        assert_eq!(
+            format!("{}{}", &text[..d.start], &text[d.end..]),
+            "[\r\n  1\r\n]\r\n"
+        );
+    }
+
+    #[test]
     fn shell_and_markup_closers() {
         assert_eq!(
             outline("if x; then\n  y\nfi\n<div>\n  <p/>\n</div>\n"),
@@ -313,6 +331,15 @@ mod tests {
                 (2, "  y\n"),
                 (1, "<div>\n  <p/>\n</div>\n"),
                 (2, "  <p/>\n"),
+            ]
+        );
+        // A closing word must stand alone: `done = 1` is a statement of its own.
+        assert_eq!(
+            outline("for i in r:\n    pass\ndone = 1\n"),
+            vec![
+                (1, "for i in r:\n    pass\n"),
+                (2, "    pass\n"),
+                (1, "done = 1\n"),
             ]
         );
     }
