@@ -6,8 +6,10 @@
 //! data as it does on a tree. A text without indentation is a flat list of lines, which
 //! makes the list strategies comparable with Lithium's line mode.
 
+use std::collections::BTreeMap;
+
 use super::{Frontend, SyntaxError};
-use crate::tree::{Node, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// Plain text as lines nested by indentation.
 #[derive(Debug, Clone, Copy, Default)]
@@ -72,6 +74,9 @@ impl Frontend for Lines {
         let mut tree = Tree::new(text.len());
         // Open blocks, innermost last: (node, indentation, line index of the opener).
         let mut open: Vec<(NodeId, usize, usize)> = Vec::new();
+        // Every line's node and opening line, and the closing lines each block took.
+        let mut heads: Vec<(NodeId, usize)> = Vec::new();
+        let mut closers: Vec<(NodeId, usize)> = Vec::new();
         for (i, line) in lines.iter().enumerate() {
             let indent = indents[i];
             let body = &text[line.start..line.end];
@@ -88,6 +93,7 @@ impl Frontend for Lines {
                         // The block stays open: deeper lines after a line like
                         // `} else {` or `) -> int:` are the rest of the same statement.
                         extend(&mut tree, id, line.end);
+                        closers.push((id, i));
                         continue;
                     }
                 }
@@ -112,16 +118,68 @@ impl Frontend for Lines {
             );
             // Every block the line is in now reaches at least its end.
             extend(&mut tree, parent, line.end);
+            heads.push((id, i));
             if line.indent.is_some() {
                 open.push((id, indent, i));
             }
         }
         take_separators(text, &mut tree);
+        add_unwraps(&lines, &mut tree, &heads, &closers);
         Ok(tree)
     }
 
     fn is_valid(&self, _text: &str) -> bool {
         true
+    }
+}
+
+/// Blocks longer than this are unwrapped without moving their lines left (the edits per
+/// block would grow with its length times its depth).
+const DEDENT_LINES: usize = 200;
+
+/// Gives every block with lines inside it the alternative of losing its own opening and
+/// closing lines, its inner lines moved left to its indentation (as Python and YAML need),
+/// so that what a needed line sits in can go without it.
+fn add_unwraps(
+    lines: &[Line],
+    tree: &mut Tree,
+    heads: &[(NodeId, usize)],
+    closers: &[(NodeId, usize)],
+) {
+    let mut closing: BTreeMap<NodeId, Vec<usize>> = BTreeMap::new();
+    for &(id, line) in closers {
+        closing.entry(id).or_default().push(line);
+    }
+    for &(id, head) in heads {
+        let node = tree.node(id);
+        if node.children.is_empty() {
+            continue;
+        }
+        let end = node.span.end;
+        let last = lines.partition_point(|l| l.end < end).min(lines.len() - 1);
+        let own = closing.remove(&id).unwrap_or_default();
+        let mut edits = vec![Edit::delete(lines[head].start..lines[head].end)];
+        edits.extend(
+            own.iter()
+                .map(|&l| Edit::delete(lines[l].start..lines[l].end)),
+        );
+        let base = lines[head].indent.unwrap_or(0);
+        let inner = || (head + 1..=last).filter(|l| !own.contains(l));
+        let shift = inner()
+            .filter_map(|l| lines[l].indent)
+            .min()
+            .unwrap_or(base)
+            .saturating_sub(base);
+        if shift > 0 && last - head <= DEDENT_LINES {
+            for l in inner() {
+                let line = &lines[l];
+                if line.indent.is_some_and(|indent| indent >= base + shift) {
+                    let at = line.start + base;
+                    edits.push(Edit::delete(at..at + shift));
+                }
+            }
+        }
+        tree.node_mut(id).alternatives.push(edits);
     }
 }
 
@@ -320,6 +378,23 @@ mod tests {
             format!("{}{}", &text[..d.start], &text[d.end..]),
             "[\r\n  1\r\n]\r\n"
         );
+    }
+
+    #[test]
+    fn a_block_may_lose_its_own_lines_and_move_its_body_left() {
+        let unwrapped = |text: &str| -> Vec<String> {
+            let tree = Lines.parse(text).unwrap();
+            tree.ids()
+                .flat_map(|id| tree.node(id).alternatives.clone())
+                .map(|edits| crate::render::render(text, &edits.iter().collect::<Vec<_>>()))
+                .collect()
+        };
+        assert_eq!(
+            unwrapped("f() {\n  if (x) {\n    y;\n  }\n}\n"),
+            vec!["if (x) {\n  y;\n}\n", "f() {\n  y;\n}\n"]
+        );
+        assert_eq!(unwrapped("def f():\n    a\n\n    b\n"), vec!["a\n\nb\n"]);
+        assert!(unwrapped("a\nb\n").is_empty());
     }
 
     #[test]
