@@ -54,6 +54,23 @@ fn closes(line: &str) -> bool {
     )
 }
 
+/// True unless `closer` is an end tag and `opener` does not start the same element
+/// (`</html>` under `<body>` belongs to neither).
+fn tags_match(opener: &str, closer: &str) -> bool {
+    let Some(name) = closer.trim().strip_prefix("</") else {
+        return true;
+    };
+    let name = name
+        .split(|c: char| c == '>' || c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    opener
+        .trim()
+        .strip_prefix('<')
+        .and_then(|rest| rest.strip_prefix(name))
+        .is_some_and(|rest| rest.starts_with(|c: char| c == '>' || c == '/' || c.is_whitespace()))
+}
+
 /// True when `line` ends by opening a bracket, so that a closing line at its own
 /// indentation belongs to it even when nothing is indented between them.
 fn opens(line: &str) -> bool {
@@ -89,7 +106,8 @@ impl Frontend for Lines {
                 if let Some(&(id, at, first)) = open.last() {
                     let opener = &lines[first];
                     let had_children = !tree.node(id).children.is_empty();
-                    if at == indent && (had_children || opens(&text[opener.start..opener.end])) {
+                    let head = &text[opener.start..opener.end];
+                    if at == indent && (had_children || opens(head)) && tags_match(head, body) {
                         // The block stays open: deeper lines after a line like
                         // `} else {` or `) -> int:` are the rest of the same statement.
                         extend(&mut tree, id, line.end);
@@ -406,6 +424,16 @@ mod tests {
                 (2, "  y\n"),
                 (1, "<div>\n  <p/>\n</div>\n"),
                 (2, "  <p/>\n"),
+            ]
+        );
+        // An end tag closes only its own element.
+        assert_eq!(
+            outline("<html>\n<body>\n  <p>x</p>\n</html>\n"),
+            vec![
+                (1, "<html>\n"),
+                (1, "<body>\n  <p>x</p>\n"),
+                (2, "  <p>x</p>\n"),
+                (1, "</html>\n"),
             ]
         );
         // A closing word must stand alone: `done = 1` is a statement of its own.
