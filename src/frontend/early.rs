@@ -62,6 +62,7 @@ impl Checks {
             && !self.super_calls
             && !self.for_await
             && !self.exports
+            && !self.sloppy_top
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -659,6 +660,15 @@ mod tests {
 
     #[test]
     fn a_sloppy_script_stays_sloppy_at_its_top() {
+        // The rule holds alone: a check that enforces nothing else still looks.
+        let only = Checks {
+            sloppy_top: true,
+            ..Checks::default()
+        };
+        let text = "'use strict';\nwith_(o);";
+        let tree = parse(text);
+        assert!(!only.none());
+        assert!(only.violation_near(text, tree.root_node(), &[0]).is_some());
         assert!(checks("(function () { 'use strict'; a(); })();").sloppy_top);
         assert!(checks("a(); 'use strict';").sloppy_top);
         assert!(!checks("'use strict';\nwith_(o);").sloppy_top);
