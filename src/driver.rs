@@ -614,6 +614,8 @@ impl<'a> Driver<'a> {
             .filter(|&id| tree.node(id).delete.is_none())
             .map(|id| tree.node(id).label.clone())
             .collect();
+        // The word pass starts from this same text: it takes this tree.
+        self.ready = Some((key(&self.current), tree));
         let before = self.current.len();
         self.shrink_words_and_characters()?;
         if self.current.len() == before || locked.is_empty() {

@@ -113,14 +113,12 @@ impl Checks {
         if self.for_await && found.scopes.iter().any(|&s| !for_await_ok(text, s)) {
             return Some(FOR_AWAIT);
         }
-        // Declarations at the top level (a `var` in a block there is missed).
-        if self.exports
-            && found.scopes.iter().any(|s| s.id() == root.id())
-            && !exports_ok(text, root)
-        {
+        // The rules of the top level, when an edit touched it (an export's declaration in
+        // a block there is missed).
+        let top = found.scopes.iter().any(|s| s.id() == root.id());
+        if self.exports && top && !exports_ok(text, root) {
             return Some(EXPORTS);
         }
-        let top = found.scopes.iter().any(|s| s.id() == root.id());
         if self.sloppy_top && top && strict_top(text, root) {
             return Some(STRICT);
         }
@@ -442,13 +440,7 @@ fn scope_ok(text: &str, scope: Node) -> bool {
         let names = match statement.kind() {
             "lexical_declaration" => declarator_names(text, statement),
             "class_declaration" => name(statement).into_iter().collect(),
-            "import_statement" => {
-                let mut inner = statement.walk();
-                let clause = statement
-                    .named_children(&mut inner)
-                    .find(|c| c.kind() == "import_clause");
-                clause.map(|c| bound(text, c)).unwrap_or_default()
-            }
+            "import_statement" => imported(text, statement),
             "function_declaration" | "generator_function_declaration" => {
                 other.extend(name(statement));
                 continue;
@@ -553,17 +545,20 @@ fn exports_ok(text: &str, program: Node) -> bool {
                         .map(|n| &text[n.byte_range()]),
                 );
             }
-            "import_statement" => {
-                let mut inner = statement.walk();
-                let clause = statement
-                    .named_children(&mut inner)
-                    .find(|c| c.kind() == "import_clause");
-                declared.extend(clause.map(|c| bound(text, c)).unwrap_or_default());
-            }
+            "import_statement" => declared.extend(imported(text, statement)),
             _ => {}
         }
     }
     listed.iter().all(|name| declared.contains(name))
+}
+
+/// The names an `import` statement binds.
+fn imported<'s>(text: &'s str, statement: Node) -> Vec<&'s str> {
+    let mut cursor = statement.walk();
+    let clause = statement
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "import_clause");
+    clause.map(|c| bound(text, c)).unwrap_or_default()
 }
 
 /// The statement itself, or what an `export` statement declares (`None` for an export

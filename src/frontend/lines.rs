@@ -93,7 +93,7 @@ impl Frontend for Lines {
         let mut open: Vec<(NodeId, usize, usize)> = Vec::new();
         // Every line's node and opening line, and the closing lines each block took.
         let mut heads: Vec<(NodeId, usize)> = Vec::new();
-        let mut closers: Vec<(NodeId, usize)> = Vec::new();
+        let mut closers: BTreeMap<NodeId, Vec<usize>> = BTreeMap::new();
         for (i, line) in lines.iter().enumerate() {
             let indent = indents[i];
             let body = &text[line.start..line.end];
@@ -111,7 +111,7 @@ impl Frontend for Lines {
                         // The block stays open: deeper lines after a line like
                         // `} else {` or `) -> int:` are the rest of the same statement.
                         extend(&mut tree, id, line.end);
-                        closers.push((id, i));
+                        closers.entry(id).or_default().push(i);
                         continue;
                     }
                 }
@@ -142,7 +142,7 @@ impl Frontend for Lines {
             }
         }
         take_separators(text, &mut tree);
-        add_unwraps(&lines, &mut tree, &heads, &closers);
+        add_unwraps(&lines, &mut tree, &heads, closers);
         Ok(tree)
     }
 
@@ -162,12 +162,8 @@ fn add_unwraps(
     lines: &[Line],
     tree: &mut Tree,
     heads: &[(NodeId, usize)],
-    closers: &[(NodeId, usize)],
+    mut closers: BTreeMap<NodeId, Vec<usize>>,
 ) {
-    let mut closing: BTreeMap<NodeId, Vec<usize>> = BTreeMap::new();
-    for &(id, line) in closers {
-        closing.entry(id).or_default().push(line);
-    }
     for &(id, head) in heads {
         let node = tree.node(id);
         if node.children.is_empty() {
@@ -175,7 +171,7 @@ fn add_unwraps(
         }
         let end = node.span.end;
         let last = lines.partition_point(|l| l.end < end).min(lines.len() - 1);
-        let own = closing.remove(&id).unwrap_or_default();
+        let own = closers.remove(&id).unwrap_or_default();
         let mut edits = vec![Edit::delete(lines[head].start..lines[head].end)];
         edits.extend(
             own.iter()

@@ -202,8 +202,6 @@ fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
     (close > open).then(|| span.start + open + 1..span.start + close)
 }
 
-/// Units for shrinking character data: single characters, with entity and character
-/// references kept whole and CDATA markers never split.
 /// The words of `span` (runs of characters other than whitespace) and the whitespace
 /// between them, each a unit of its own, so that any words may go and leave no space at
 /// either end. None for a text holding CDATA, whose markers must not be split from each
@@ -230,6 +228,8 @@ fn word_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
     units
 }
 
+/// Units for shrinking character data: single characters, with entity and character
+/// references kept whole and CDATA markers never split.
 fn character_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
     let mut units = Vec::new();
     let mut i = span.start;
