@@ -6,8 +6,10 @@ use std::sync::{Arc, LazyLock, OnceLock};
 
 use super::early::Checks;
 use super::profile::Grammar;
-use super::{Frontend, SyntaxError};
-use crate::tree::{Edit, Tree};
+use std::ops::Range;
+
+use super::{Frontend, Grain, SyntaxError};
+use crate::tree::{Edit, Node, Tree};
 
 /// The profile text, as compiled into the binary.
 pub const PROFILE: &str = include_str!("../../grammars/javascript.toml");
@@ -143,6 +145,16 @@ impl Frontend for JavaScript {
         true
     }
 
+    /// A string literal loses words, not characters: a word that goes takes tokens with
+    /// it, a character only bytes, and a test that needs a string usually needs all of
+    /// each word in it (`'Hello'` would cost a few calls to keep).
+    fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
+        if node.label != "string" || grain != Grain::Words {
+            return Vec::new();
+        }
+        string_units(text, node.span.clone(), grain)
+    }
+
     fn needs_are_local(&self) -> bool {
         false
     }
@@ -163,6 +175,77 @@ fn may_declare_private(deleted: &str) -> bool {
             Some(after) => rest = after.trim_start(),
             None => return rest.starts_with('#'),
         }
+    }
+}
+
+/// The pieces a string literal at `span` may lose: its words and the whitespace between
+/// them, or its characters, an escape sequence counting as one. Strings whose content the
+/// program's meaning hangs on by name (a module specifier, a directive) and strings with
+/// an octal-like escape (which a deletion in front of a digit could change into another
+/// escape, an error in strict code) give none.
+fn string_units(text: &str, span: Range<usize>, grain: Grain) -> Vec<Range<usize>> {
+    let Some(content) = text.get(span.start + 1..span.end.saturating_sub(1)) else {
+        return Vec::new();
+    };
+    let before = text[..span.start].trim_end();
+    let names_something = ["from", "import", "require(", "import("]
+        .iter()
+        .any(|word| before.ends_with(word))
+        || matches!(content, "use strict" | "use asm");
+    let octal = content
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'\\' && w[1].is_ascii_digit());
+    if names_something || octal {
+        return Vec::new();
+    }
+    let start = span.start + 1;
+    let mut characters: Vec<Range<usize>> = Vec::new();
+    let mut i = 0;
+    while i < content.len() {
+        let rest = &content[i..];
+        let len = if rest.starts_with('\\') {
+            escape_len(rest)
+        } else {
+            rest.chars().next().map_or(1, char::len_utf8)
+        };
+        let len = len.min(content.len() - i);
+        characters.push(start + i..start + i + len);
+        i += len;
+    }
+    match grain {
+        Grain::Characters => characters,
+        Grain::Words => {
+            let space = |unit: &Range<usize>| text[unit.clone()].chars().all(char::is_whitespace);
+            let mut words: Vec<Range<usize>> = Vec::new();
+            for unit in characters {
+                match words.last_mut() {
+                    Some(last) if space(last) == space(&unit) => last.end = unit.end,
+                    _ => words.push(unit),
+                }
+            }
+            words
+        }
+    }
+}
+
+/// The length of the escape sequence `rest` begins with (`\n`, `\x41`, `\u00e9`,
+/// `\u{1F600}`, a backslash before a line break).
+fn escape_len(rest: &str) -> usize {
+    let hex_run = |from: usize, most: usize| {
+        rest[from..]
+            .bytes()
+            .take(most)
+            .take_while(u8::is_ascii_hexdigit)
+            .count()
+    };
+    match rest.as_bytes().get(1) {
+        Some(b'x') => 2 + hex_run(2, 2),
+        Some(b'u') if rest[2..].starts_with('{') => rest.find('}').map_or(rest.len(), |e| e + 1),
+        Some(b'u') => 2 + hex_run(2, 4),
+        Some(b'\r') if rest[2..].starts_with('\n') => 3,
+        Some(_) => 1 + rest[1..].chars().next().map_or(0, char::len_utf8),
+        None => 1,
     }
 }
 
@@ -562,5 +645,63 @@ mod tests {
         let text = format!("x = {}0{};", "[".repeat(depth), "]".repeat(depth));
         let tree = JavaScript::default().parse(&text).unwrap();
         assert!(tree.max_depth() as usize >= depth);
+    }
+
+    /// The units of every string node of `text` at `grain`, as texts.
+    fn string_pieces(text: &str, grain: Grain) -> Vec<Vec<String>> {
+        let tree = JavaScript::default().parse(text).unwrap();
+        tree.ids()
+            .filter(|&id| tree.node(id).label == "string")
+            .map(|id| string_units(text, tree.node(id).span.clone(), grain))
+            .filter(|units| !units.is_empty())
+            .map(|units| units.into_iter().map(|u| text[u].to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn strings_shrink_by_words_with_escapes_whole() {
+        let text = "f('a b\\n\\x41\\u00e9\\u{1F600}\\\\ é', \"\");\n";
+        assert_eq!(
+            string_pieces(text, Grain::Words),
+            [vec!["a", " ", "b\\n\\x41\\u00e9\\u{1F600}\\\\", " ", "é"]]
+        );
+        assert_eq!(
+            string_pieces(text, Grain::Characters),
+            [vec![
+                "a",
+                " ",
+                "b",
+                "\\n",
+                "\\x41",
+                "\\u00e9",
+                "\\u{1F600}",
+                "\\\\",
+                " ",
+                "é"
+            ]]
+        );
+        // Every deletion of one character leaves a string that parses, with the same
+        // escapes.
+        let js = JavaScript::default();
+        let at = text.find('\'').unwrap()..text.rfind('\'').unwrap() + 1;
+        for unit in string_units(text, at, Grain::Characters) {
+            let candidate = render(text, &[&Edit::delete(unit)]);
+            assert!(js.is_valid(&candidate), "{candidate}");
+        }
+        // The front end offers the words only.
+        let tree = js.parse(text).unwrap();
+        let offered = |grain| {
+            tree.ids()
+                .any(|id| !js.units(text, tree.node(id), grain).is_empty())
+        };
+        assert!(offered(Grain::Words));
+        assert!(!offered(Grain::Characters));
+    }
+
+    #[test]
+    fn module_names_directives_and_octal_escapes_do_not_shrink() {
+        let text = "'use strict';\nimport a from 'left pad';\nconst b = require('x y');\n\
+                    g('\\0 1', 'keep me');\n";
+        assert_eq!(string_pieces(text, Grain::Words), [vec!["keep", " ", "me"]]);
     }
 }
