@@ -2,7 +2,8 @@
 //! unwraps can cause: a private name used where no enclosing class declares it (its field
 //! was deleted), a `let`, `const` or `class` name declared twice in one scope, or also by a
 //! `var`, a function or a parameter there (an unwrapped block joined two scopes), and a
-//! `super()` call in a class that no longer `extends` anything. V8 refuses such a file
+//! `super()` call in a class that no longer `extends` anything, a `break a` hoisted out of
+//! the statement labelled `a`, an `export { a }` without `a`. V8 refuses such a file
 //! before running it, so a test that runs it only wastes a call, and a test that does not
 //! (a minifier, a formatter) may accept it as the result.
 //!
@@ -29,6 +30,8 @@ pub struct Checks {
     /// The script does not begin with a `'use strict'` directive (held only to an original
     /// that does not: a hoisted IIFE body would make sloppy code strict).
     pub sloppy_top: bool,
+    /// Every `break L` and `continue L` is inside a statement labelled `L` in its function.
+    pub labels: bool,
 }
 
 impl Checks {
@@ -40,6 +43,7 @@ impl Checks {
         for_await: true,
         exports: true,
         sloppy_top: true,
+        labels: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -52,6 +56,7 @@ impl Checks {
             for_await: for_await_ok(text, root) && !is_module(root),
             exports: exports_ok(text, root),
             sloppy_top: !strict_top(text, root),
+            labels: labels_ok(text, root),
         }
     }
 
@@ -63,6 +68,7 @@ impl Checks {
             && !self.for_await
             && !self.exports
             && !self.sloppy_top
+            && !self.labels
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -84,6 +90,9 @@ impl Checks {
         }
         if self.sloppy_top && strict_top(text, root) {
             return Some(STRICT);
+        }
+        if self.labels && !labels_ok(text, root) {
+            return Some(LABELS);
         }
         None
     }
@@ -121,6 +130,11 @@ impl Checks {
         }
         if self.sloppy_top && top && strict_top(text, root) {
             return Some(STRICT);
+        }
+        // A hoist carries a `break L` out of the statement labelled `L` into the scope
+        // around the edit (the label check of a `b:` inside it let it through).
+        if self.labels && found.scopes.iter().any(|&s| !labels_ok(text, s)) {
+            return Some(LABELS);
         }
         None
     }
@@ -318,6 +332,45 @@ const SUPER: &str = "super() is called in a class that extends nothing";
 const FOR_AWAIT: &str = "a for await loop is outside an async function";
 const EXPORTS: &str = "an export lists a name the module does not declare";
 const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
+const LABELS: &str = "a break or continue names a label that does not enclose it";
+
+/// The offsets in `text` where a `break L` or `continue L` may begin: the word, then on
+/// the same line a name (a comment between them is missed, which only lets such a jump
+/// through unchecked). Most code's jumps are bare.
+fn labelled_jumps(text: &str) -> impl Iterator<Item = (usize, &'static str)> + '_ {
+    ["break", "continue"].into_iter().flat_map(move |word| {
+        text.match_indices(word).filter_map(move |(at, _)| {
+            let rest = &text[at + word.len()..];
+            let after = rest.trim_start_matches([' ', '\t']);
+            let named = after.len() < rest.len()
+                && after.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$');
+            named.then_some((at, word))
+        })
+    })
+}
+
+/// True when every `break L` and `continue L` under `root` is inside a statement labelled
+/// `L` within its own function. The jumps are found in the text, not by a walk of every
+/// node: a big scope holds many nodes and few labelled jumps.
+fn labels_ok(text: &str, root: Node) -> bool {
+    let start = root.start_byte();
+    let name = |n: Node| text.get(n.byte_range()).unwrap_or_default();
+    labelled_jumps(&text[root.byte_range()])
+        .filter_map(|(at, word)| {
+            let at = start + at;
+            let token = root.descendant_for_byte_range(at, at + word.len())?;
+            let jump = token
+                .parent()
+                .filter(|j| token.kind() == word && j.start_byte() == at)?;
+            Some((jump, name(jump.child_by_field_name("label")?)))
+        })
+        .all(|(jump, label)| {
+            ancestors(jump)
+                .take_while(|a| !is_function(a.kind()) && a.kind() != "class_static_block")
+                .filter(|a| a.kind() == "labeled_statement")
+                .any(|a| a.child_by_field_name("label").map(name) == Some(label))
+        })
+}
 
 /// `node` and its ancestors, nearest first.
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {
@@ -668,6 +721,36 @@ mod tests {
         assert!(checks("a(); 'use strict';").sloppy_top);
         assert!(!checks("'use strict';\nwith_(o);").sloppy_top);
         assert!(!checks("// c\n\"other\";\n\"use strict\";\nf();").sloppy_top);
+    }
+
+    #[test]
+    fn a_labelled_jump_needs_its_label_around_it_in_its_function() {
+        assert!(checks("a: { b: { if (x) break a; } }").labels);
+        assert!(checks("a: for (;;) { for (;;) continue a; }\nb: break b;").labels);
+        assert!(checks("for (;;) break;").labels);
+        // Hoisted out of `a:` by way of the `b:` inside it.
+        assert!(!checks("b: { if (x) break a; }").labels);
+        assert!(!checks("a: { b: break c; }").labels);
+        // A label does not reach into a function.
+        assert!(!checks("a: { (function () { break a; })(); }").labels);
+        assert!(!checks("a: { class C { static { break a; } } }").labels);
+        let found = |text| labelled_jumps(text).collect::<Vec<_>>();
+        assert_eq!(found("x: for (;;) continue\tx;"), [(12, "continue")]);
+        assert!(found("for (;;) { break; }\nbreakfast(x);\nbreak\nb();").is_empty());
+        // A jump in a comment or a string is no jump.
+        assert!(checks("// break out\nf('continue x');").labels);
+        // Near an edit: the scope around it is looked at, alone.
+        let only = Checks {
+            labels: true,
+            ..Checks::default()
+        };
+        assert!(!only.none());
+        let text = "f();\nb: { if (x) break a; }\n";
+        let tree = parse(text);
+        assert_eq!(
+            only.violation_near(text, tree.root_node(), &[5]),
+            Some(LABELS)
+        );
     }
 
     #[test]

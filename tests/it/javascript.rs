@@ -665,6 +665,11 @@ fn reductions_keep_javascript_early_errors_away() {
             "(function () { 'use strict'; a(); })();\nwith (o) KEEP();\n",
             "strict.*with",
         ),
+        // A `break a` hoisted out of `a:` inside the `b:` it also sits in.
+        (
+            "a: {\n  b: {\n    if (x) break a;\n    g();\n  }\n  h();\n}\n",
+            "break a",
+        ),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {
