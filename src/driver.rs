@@ -1499,8 +1499,12 @@ fn deletions(tree: &Tree, lists: &[Vec<NodeId>]) -> Vec<Vec<Vec<Edit>>> {
         .iter()
         .map(|list| {
             list.iter()
-                .filter_map(|&id| tree.node(id).delete.clone())
-                .map(|span| vec![Edit::delete(span)])
+                .filter_map(|&id| {
+                    let node = tree.node(id);
+                    let span = node.delete.clone()?;
+                    let also = node.also.iter().cloned().map(Edit::delete);
+                    Some(std::iter::once(Edit::delete(span)).chain(also).collect())
+                })
                 .collect()
         })
         .collect()

@@ -72,6 +72,10 @@ pub struct Node {
     /// The bytes that go when the node is deleted (its span plus, say, the whitespace before
     /// an attribute or a list separator). `None` when the node may not be deleted.
     pub delete: Option<Range<usize>>,
+    /// Other bytes that go with the node when it is deleted, outside its subtree: what
+    /// names it elsewhere and would be an error without it (a module's `export { a }`
+    /// specifier of a declaration of `a`). Empty for most nodes.
+    pub also: Vec<Range<usize>>,
     /// Ways to rewrite the node other than deleting it (placeholder, unwrap, hoist), smallest
     /// result first. Each is a set of edits inside `span`; expressing an unwrap as the
     /// deletion of two tags lets rewrites of nested nodes compose.
@@ -102,6 +106,7 @@ impl Tree {
                 label: String::from("#document"),
                 span: 0..len,
                 delete: None,
+                also: Vec::new(),
                 alternatives: Vec::new(),
                 parent: None,
                 depth: 0,

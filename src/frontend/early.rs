@@ -11,6 +11,7 @@
 //! for a wrong early error must be reducible too.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use tree_sitter::Node;
 
@@ -603,6 +604,51 @@ fn exports_ok(text: &str, program: Node) -> bool {
         }
     }
     listed.iter().all(|name| declared.contains(name))
+}
+
+/// The local names a module's `export { a, b as c }` clauses (those without `from`) list,
+/// each with its specifier's span: `a` with the span of `a`, `b` with that of `b as c`.
+pub fn export_specifiers<'s>(text: &'s str, program: Node) -> Vec<(&'s str, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut cursor = program.walk();
+    for statement in program.named_children(&mut cursor) {
+        if statement.kind() != "export_statement"
+            || statement.child_by_field_name("source").is_some()
+        {
+            continue;
+        }
+        let mut inner = statement.walk();
+        for clause in statement
+            .named_children(&mut inner)
+            .filter(|c| c.kind() == "export_clause")
+        {
+            let mut specifiers = clause.walk();
+            out.extend(clause.named_children(&mut specifiers).filter_map(|s| {
+                let name = s.child_by_field_name("name")?;
+                (name.kind() == "identifier").then(|| (&text[name.byte_range()], s.byte_range()))
+            }));
+        }
+    }
+    out
+}
+
+/// The names a top-level `statement` declares itself (a `var`, `let` or `const`
+/// declaration, a class, a function, an import, or one of these exported), not those of
+/// `var`s in its blocks.
+pub fn top_level_names<'s>(text: &'s str, statement: Node) -> Vec<&'s str> {
+    let Some(declared) = declaration(statement) else {
+        return Vec::new();
+    };
+    match declared.kind() {
+        "lexical_declaration" | "variable_declaration" => declarator_names(text, declared),
+        "class_declaration" | "function_declaration" | "generator_function_declaration" => declared
+            .child_by_field_name("name")
+            .map(|n| &text[n.byte_range()])
+            .into_iter()
+            .collect(),
+        "import_statement" => imported(text, declared),
+        _ => Vec::new(),
+    }
 }
 
 /// The names an `import` statement binds.

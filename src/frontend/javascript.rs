@@ -4,12 +4,13 @@
 
 use std::sync::{Arc, LazyLock, OnceLock};
 
-use super::early::Checks;
+use super::early::{self, Checks};
 use super::profile::Grammar;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::{Frontend, Grain, SyntaxError};
-use crate::tree::{Edit, Node, Tree};
+use crate::tree::{Edit, Node, NodeId, Tree};
 
 /// The profile text, as compiled into the binary.
 pub const PROFILE: &str = include_str!("../../grammars/javascript.toml");
@@ -93,11 +94,13 @@ impl JavaScript {
 
 impl Frontend for JavaScript {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        GRAMMAR.parse(text)
+        GRAMMAR.parse(text).map(|tree| with_exports(text, tree))
     }
 
     fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
-        GRAMMAR.parse_to(text, Some(depth))
+        GRAMMAR
+            .parse_to(text, Some(depth))
+            .map(|tree| with_exports(text, tree))
     }
 
     fn is_valid(&self, text: &str) -> bool {
@@ -111,7 +114,7 @@ impl Frontend for JavaScript {
         text: &str,
         depth: Option<u32>,
     ) -> Result<Tree, SyntaxError> {
-        let tree = GRAMMAR.parse_edited_to(base, edits, text, depth)?;
+        let tree = with_exports(text, GRAMMAR.parse_edited_to(base, edits, text, depth)?);
         match self.early_error(text, Some(&Self::edited_at(edits))) {
             None => Ok(tree),
             Some(message) => Err(SyntaxError {
@@ -158,6 +161,63 @@ impl Frontend for JavaScript {
     fn needs_are_local(&self) -> bool {
         false
     }
+}
+
+/// `tree` (of `text`, a module's) with each top-level declaration's deletion taking along
+/// the `export { a }` specifiers of the names it declares: alone it would be an early error
+/// (an export of an undeclared name), so a module that ends in one export list naming
+/// every declaration lost none of them before the list's own depth was reached, and those
+/// depths were spent hollowing out every declaration. A name declared twice keeps its
+/// specifier.
+fn with_exports(text: &str, mut tree: Tree) -> Tree {
+    if !text.contains("export") {
+        return tree;
+    }
+    let Some(ts) = GRAMMAR.tree(text) else {
+        return tree;
+    };
+    let program = ts.root_node();
+    let specifiers = early::export_specifiers(text, program);
+    if specifiers.is_empty() {
+        return tree;
+    }
+    // Each specifier's deletion span, as the tree offers it.
+    let deletions: BTreeMap<usize, Range<usize>> = tree
+        .ids()
+        .map(|id| tree.node(id))
+        .filter(|n| n.label == "export_specifier")
+        .filter_map(|n| Some((n.span.start, n.delete.clone()?)))
+        .collect();
+    let mut cursor = program.walk();
+    // Each top-level statement's names, by its span.
+    let statements: BTreeMap<(usize, usize), Vec<&str>> = program
+        .named_children(&mut cursor)
+        .map(|s| {
+            (
+                (s.start_byte(), s.end_byte()),
+                early::top_level_names(text, s),
+            )
+        })
+        .collect();
+    let mut declarations: BTreeMap<&str, usize> = BTreeMap::new();
+    for name in statements.values().flatten() {
+        *declarations.entry(name).or_default() += 1;
+    }
+    let top: Vec<NodeId> = tree.node(tree.root()).children.clone();
+    for id in top {
+        let span = tree.node(id).span.clone();
+        let Some(names) = statements.get(&(span.start, span.end)) else {
+            continue;
+        };
+        let also: Vec<Range<usize>> = names
+            .iter()
+            .filter(|name| declarations.get(*name) == Some(&1))
+            .flat_map(|name| specifiers.iter().filter(move |(n, _)| n == name))
+            .filter_map(|(_, at)| deletions.get(&at.start).cloned())
+            .collect();
+        tree.node_mut(id).also = also;
+    }
+    tree
 }
 
 /// True when `deleted` (a list item's deletion span) may be a class member that declares
@@ -645,6 +705,37 @@ mod tests {
         let text = format!("x = {}0{};", "[".repeat(depth), "]".repeat(depth));
         let tree = JavaScript::default().parse(&text).unwrap();
         assert!(tree.max_depth() as usize >= depth);
+    }
+
+    #[test]
+    fn a_declaration_takes_its_export_specifiers_along() {
+        let text = "function a() {}\nconst b = 1, c = 2;\nvar d;\nvar d;\nimport e from 'e';\n\
+                    export function f() {}\nexport { a, b as B, c, d, e, f as g };\n";
+        let tree = JavaScript::default().parse(text).unwrap();
+        let also = |start: &str| -> Vec<&str> {
+            let id = tree
+                .node(tree.root())
+                .children
+                .iter()
+                .copied()
+                .find(|&id| text[tree.node(id).span.clone()].starts_with(start))
+                .unwrap();
+            tree.node(id)
+                .also
+                .iter()
+                .map(|r| text[r.clone()].trim())
+                .collect()
+        };
+        assert_eq!(also("function a"), ["a,"]);
+        assert_eq!(also("const b"), ["b as B,", "c,"]);
+        // A name declared twice keeps its specifier.
+        assert_eq!(also("var d"), Vec::<&str>::new());
+        assert_eq!(also("import e"), ["e,"]);
+        // The last specifier goes with the comma before it.
+        assert_eq!(also("export function"), [", f as g"]);
+        // A script has none.
+        let script = JavaScript::default().parse("function a() {}\n").unwrap();
+        assert!(script.ids().all(|id| script.node(id).also.is_empty()));
     }
 
     /// The units of every string node of `text` at `grain`, as texts.

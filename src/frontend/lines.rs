@@ -128,6 +128,7 @@ impl Frontend for Lines {
                     label: String::from("line"),
                     delete: Some(span.clone()),
                     span,
+                    also: Vec::new(),
                     alternatives: Vec::new(),
                     parent: None,
                     depth: 0,

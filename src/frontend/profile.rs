@@ -1370,6 +1370,7 @@ fn leaf(
         label: ts.kind().to_string(),
         span,
         delete,
+        also: Vec::new(),
         alternatives,
         parent: None,
         depth: 0,

@@ -104,6 +104,7 @@ fn node(kind: NodeKind, label: String, span: Range<usize>, delete: Option<Range<
         label,
         span,
         delete,
+        also: Vec::new(),
         alternatives: Vec::new(),
         parent: None,
         depth: 0,
