@@ -561,47 +561,17 @@ fn declarator_names<'s>(text: &'s str, declaration: Node) -> Vec<&'s str> {
 /// `from`) lists is declared at its top level: by `var` (in blocks too), `let`, `const`, a
 /// class, a function or an import. V8 refuses a module that exports an undeclared name.
 fn exports_ok(text: &str, program: Node) -> bool {
-    let mut cursor = program.walk();
-    let statements: Vec<Node> = program.named_children(&mut cursor).collect();
-    let mut listed = Vec::new();
-    for statement in &statements {
-        if statement.kind() != "export_statement"
-            || statement.child_by_field_name("source").is_some()
-        {
-            continue;
-        }
-        let mut inner = statement.walk();
-        for clause in statement
-            .named_children(&mut inner)
-            .filter(|c| c.kind() == "export_clause")
-        {
-            let mut specifiers = clause.walk();
-            listed.extend(
-                clause
-                    .named_children(&mut specifiers)
-                    .filter_map(|s| s.child_by_field_name("name"))
-                    .filter(|n| n.kind() == "identifier")
-                    .map(|n| &text[n.byte_range()]),
-            );
-        }
-    }
+    let listed: Vec<&str> = export_specifiers(text, program)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     if listed.is_empty() {
         return true;
     }
     let mut declared: BTreeSet<&str> = nested_vars(text, program).into_iter().collect();
-    for statement in statements.into_iter().filter_map(declaration) {
-        match statement.kind() {
-            "lexical_declaration" => declared.extend(declarator_names(text, statement)),
-            "class_declaration" | "function_declaration" | "generator_function_declaration" => {
-                declared.extend(
-                    statement
-                        .child_by_field_name("name")
-                        .map(|n| &text[n.byte_range()]),
-                );
-            }
-            "import_statement" => declared.extend(imported(text, statement)),
-            _ => {}
-        }
+    let mut cursor = program.walk();
+    for statement in program.named_children(&mut cursor) {
+        declared.extend(top_level_names(text, statement));
     }
     listed.iter().all(|name| declared.contains(name))
 }
