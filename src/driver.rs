@@ -658,20 +658,25 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
-    /// Removes all formatting whitespace at once, in one candidate.
+    /// Removes all formatting whitespace at once: one item per label of whitespace node
+    /// (XML's formatting between markup, and the spaces around a text's words), so that
+    /// when all of it goes, as it nearly always does, that is one candidate.
     fn squeeze_pass(&mut self) -> Result<()> {
         let tree = self.parse_current()?;
-        let all: Vec<Edit> = tree
-            .ids()
-            .filter(|&id| tree.node(id).kind == NodeKind::Whitespace)
-            .filter_map(|id| tree.node(id).delete.clone().map(Edit::delete))
-            .collect();
-        if all.is_empty() {
+        let mut groups: BTreeMap<&str, Vec<Edit>> = BTreeMap::new();
+        for id in tree.ids() {
+            let node = tree.node(id);
+            if let (NodeKind::Whitespace, Some(span)) = (node.kind, &node.delete) {
+                let group = groups.entry(node.label.as_str()).or_default();
+                group.push(Edit::delete(span.clone()));
+            }
+        }
+        if groups.is_empty() {
             return Ok(());
         }
         self.pass(
             "squeeze",
-            &[vec![all]],
+            &[groups.into_values().collect()],
             None,
             None,
             true,

@@ -87,6 +87,8 @@ impl Frontend for Xml {
     fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
         let span = match node.kind {
             NodeKind::Text => Some(node.span.clone()),
+            // A namespace name is all or nothing: a shorter one names another namespace.
+            NodeKind::Attribute if is_namespace_declaration(&text[node.span.clone()]) => None,
             NodeKind::Attribute => attribute_value(text, node.span.clone()),
             _ => None,
         };
@@ -422,7 +424,16 @@ fn add_top_level_whitespace(text: &str, tree: &mut Tree) {
         .collect();
     spans.sort_by_key(|s| s.start);
     let mut gaps = Vec::new();
-    let mut pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let bom = '\u{feff}';
+    let mut pos = if text.starts_with(bom) {
+        // A byte-order mark is no formatting either; it goes with the texts' edges.
+        let span = 0..bom.len_utf8();
+        let kind = NodeKind::Whitespace;
+        tree.push(root, node(kind, TEXT_EDGE.into(), span.clone(), Some(span)));
+        bom.len_utf8()
+    } else {
+        0
+    };
     for span in spans
         .iter()
         .chain(std::iter::once(&(text.len()..text.len())))
@@ -587,6 +598,18 @@ fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
     })
 }
 
+/// True when `attribute` (its text, name first) declares a namespace: `xmlns="..."` or
+/// `xmlns:m="..."`.
+fn is_namespace_declaration(attribute: &str) -> bool {
+    attribute.strip_prefix("xmlns").is_some_and(|rest| {
+        rest.trim_start_matches(is_xml_space)
+            .starts_with(['=', ':'])
+    })
+}
+
+/// The label of the whitespace before and after the words of a text.
+const TEXT_EDGE: &str = "#text-edge";
+
 fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context) {
     // Text ranges are derived from the neighbours: roxmltree merges text and CDATA pieces
     // into one node whose own range covers only the first piece.
@@ -612,6 +635,18 @@ fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context)
     }
     let core_start = end - trimmed.len();
     let core_end = core_start + trimmed.trim_end_matches(is_xml_space).len();
+    // The spaces around a text's words are no formatting (`<p> a </p>` is not `<p>a</p>`),
+    // but they seldom matter: the squeeze offers them apart from the formatting.
+    let edge = |tree: &mut Tree, span: Range<usize>| {
+        if !span.is_empty() {
+            let kind = NodeKind::Whitespace;
+            tree.push(
+                parent.id,
+                node(kind, TEXT_EDGE.into(), span.clone(), Some(span)),
+            );
+        }
+    };
+    edge(tree, start..core_start);
     // Text inside a positional MathML parent would change arity only if it were an
     // element; deleting it is safe.
     let delete = deletion_span(text, core_start, core_end);
@@ -624,6 +659,7 @@ fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context)
             Some(delete),
         ),
     );
+    edge(tree, core_end..end);
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ fn a_rewritten_parent_releases_its_children() {
         asked.iter().any(|a| a == "<r><w><a>k</a></w></r>"),
         "{asked:?}"
     );
-    assert_eq!(result, "<r>k\n</r>");
+    assert_eq!(result, "<r>k</r>");
 }
 
 /// A rewrite that failed is not asked again in a later rewrite round while its node's
@@ -76,7 +76,7 @@ fn a_failed_rewrite_is_not_asked_again_while_its_parent_stays() {
         "grep -q '<r' \"$1\" && grep -q '<a><b>k</b></a>' \"$1\" && grep -q x \"$1\" \
          && { ! grep -q '<w' \"$1\" || grep -q '<d' \"$1\"; }",
     );
-    assert_eq!(result, "<r><a><b>k</b></a>x\n</r>");
+    assert_eq!(result, "<r><a><b>k</b></a>x</r>");
     let times = |text: &str| asked.iter().filter(|a| *a == text).count();
     // Unwrapping <b>, in the first round only.
     assert_eq!(times("<r><a>k</a><d/>x</r>"), 1, "{asked:?}");
@@ -190,4 +190,48 @@ fn a_doctype_goes_once_shrinking_removed_its_last_entity_reference() {
         assert!(!result.contains("DOCTYPE"), "{result}");
         assert!(result.contains("KEEP"), "{result}");
     }
+}
+
+/// The spaces around a text's words go in the squeeze, apart from the formatting between
+/// elements: all of it when the test allows, only the formatting when it needs the spaces.
+#[test]
+fn the_spaces_around_a_text_go_unless_needed() {
+    let input = "<r>\n  <p>   Linear   </p>\n  <q/>\n</r>\n";
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(dir.path(), input, "grep -q 'Linear' \"$1\"");
+    assert_eq!(result, "<p>Linear</p>");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(dir.path(), input, "grep -q ' Linear ' \"$1\"");
+    assert_eq!(result, "<p>   Linear   </p>");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        input,
+        "grep -q '<r>' \"$1\" && grep -q '   Linear   ' \"$1\"",
+    );
+    assert_eq!(result, "<r><p>   Linear   </p></r>");
+}
+
+/// A namespace name is never shortened: the test sees each value whole or not at all.
+#[test]
+fn namespace_names_do_not_shrink() {
+    let dir = tempfile::tempdir().unwrap();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        "<r xmlns=\"urn:example:long\" xmlns:m=\"urn:m\"><m:a t=\"value\"/></r>\n",
+        "grep -q 'xmlns=' \"$1\" && grep -q 'm:a' \"$1\"",
+    );
+    assert_eq!(
+        result,
+        "<r xmlns=\"urn:example:long\" xmlns:m=\"urn:m\"><m:a/></r>"
+    );
+    let whole = |a: &String, name: &str, value: &str| {
+        !a.contains(&format!("{name}=")) || a.contains(&format!("{name}=\"{value}\""))
+    };
+    assert!(
+        asked
+            .iter()
+            .all(|a| whole(a, "xmlns", "urn:example:long") && whole(a, "xmlns:m", "urn:m")),
+        "{asked:?}"
+    );
 }
