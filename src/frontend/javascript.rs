@@ -628,14 +628,47 @@ mod tests {
     fn conditions_keep_their_parentheses() {
         let (_, alternatives) = node("if ((a)) {}", "parenthesized_expression", "((a))");
         assert!(alternatives.is_empty(), "{alternatives:?}");
-        // Parentheses are never hoisted away: they may hold an assignment inside an operator.
+        // Parentheses inside them may go: their content is a name.
         assert_eq!(
             node("if ((a)) {}", "parenthesized_expression", "(a)").1,
-            ["0"]
+            ["a", "0"]
         );
         assert_eq!(
             node("x = a && (b = c);", "binary_expression", "a && (b = c)").1,
             ["a", "0", "(b = c)"]
+        );
+    }
+
+    #[test]
+    fn parentheses_give_way_only_to_what_no_operator_splits() {
+        let alternatives =
+            |text: &str, paren: &str| node(text, "parenthesized_expression", paren).1;
+        assert_eq!(alternatives("x = ((f(a)));", "((f(a)))"), ["0", "(f(a))"]);
+        assert_eq!(alternatives("x = a.b + (c[0]);", "(c[0])"), ["0", "c[0]"]);
+        // A sequence gives way to one of its names; operators, assignments and arrows
+        // keep their parentheses.
+        assert_eq!(alternatives("const c = (a, b);", "(a, b)"), ["a", "b", "0"]);
+        for (text, paren) in [
+            ("x = a && (b = c);", "(b = c)"),
+            ("y = a ?? (b || c);", "(b || c)"),
+            ("z = (-a) ** b;", "(-a)"),
+            ("r = (async () => a)();", "(async () => a)"),
+        ] {
+            assert_eq!(alternatives(text, paren), ["0"], "{text}");
+        }
+        // The avoid rules hold: no function or object begins a statement, no number is
+        // followed by `.`, no object is an arrow's body.
+        let kept = |text: &str, paren: &str| {
+            let inner = &paren[1..paren.len() - 1];
+            !alternatives(text, paren).iter().any(|a| a == inner)
+        };
+        assert!(kept("(function () {})();", "(function () {})"));
+        assert!(kept("({}).x;", "({})"));
+        assert!(kept("q = (0).x;", "(0)"));
+        assert!(kept("v = () => ({});", "({})"));
+        assert_eq!(
+            alternatives("w = (function () {})();", "(function () {})"),
+            ["0", "function () {}"]
         );
     }
 

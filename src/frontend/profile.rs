@@ -234,6 +234,8 @@ struct CategoryFile {
     #[serde(default)]
     no_hoist: Vec<String>,
     #[serde(default)]
+    tight: Vec<String>,
+    #[serde(default)]
     list_only: Vec<String>,
     #[serde(default)]
     fixed: Vec<String>,
@@ -378,6 +380,8 @@ type Position = (String, Option<String>);
 #[derive(Debug)]
 struct Category {
     hoist: bool,
+    /// Some kinds are `tight`: a `no_hoist` node may give way to them.
+    tight: bool,
     through_max: usize,
     fixed: BTreeSet<Position>,
     placeholder: Option<String>,
@@ -408,6 +412,7 @@ struct KindInfo {
     stop: u32,
     exclude: u32,
     no_hoist: u32,
+    tight: u32,
     list_only: u32,
     /// `avoid` entries (numbered across categories) that name this kind.
     avoid: u32,
@@ -663,6 +668,7 @@ impl Grammar {
             flag(&c.stop, |k, b| k.stop |= b)?;
             flag(&c.exclude, |k, b| k.exclude |= b)?;
             flag(&c.no_hoist, |k, b| k.no_hoist |= b)?;
+            flag(&c.tight, |k, b| k.tight |= b)?;
             flag(&c.list_only, |k, b| k.list_only |= b)?;
             let positions = |list: &Vec<String>| {
                 list.iter()
@@ -690,6 +696,7 @@ impl Grammar {
             }
             categories.push(Category {
                 hoist: c.hoist,
+                tight: !c.tight.is_empty(),
                 through_max: c.through_max,
                 fixed: positions(&c.fixed)?,
                 placeholder: c.placeholder.clone(),
@@ -734,6 +741,7 @@ impl Grammar {
             stop: 0,
             exclude: 0,
             no_hoist: 0,
+            tight: 0,
             list_only: 0,
             avoid: 0,
             scoped: 0,
@@ -1183,7 +1191,9 @@ impl Grammar {
             if info.member & bit == 0 || at(&category.fixed) {
                 continue;
             }
-            if category.hoist && info.no_hoist & bit == 0 {
+            // A `no_hoist` kind gives way only to a `tight` descendant, when there are any.
+            let narrow = info.no_hoist & bit != 0;
+            if category.hoist && (!narrow || category.tight) {
                 // Kinds that may not stand here (`direct`) or begin what stands here.
                 let (mut direct, mut leading) = (0, 0);
                 let applies = |a: &Avoid| {
@@ -1199,6 +1209,7 @@ impl Grammar {
                 }
                 let fits = |c: TsNode| {
                     self.info(c).avoid & direct == 0
+                        && (!narrow || self.info(c).tight & bit != 0)
                         && leftmost(c).all(|d| self.info(d).avoid & leading == 0)
                 };
                 out.extend(

@@ -665,6 +665,12 @@ fn reductions_keep_javascript_early_errors_away() {
             "(function () { 'use strict'; a(); })();\nwith (o) KEEP();\n",
             "strict.*with",
         ),
+        // Parentheses go only around what no operator splits.
+        ("y = a ?? (b || KEEP);\n", "??.*||"),
+        ("z = (-KEEP) ** 2;\n", "-.*[*][*]"),
+        ("x = a && (b = KEEP);\n", "&&.*="),
+        ("(function () { KEEP(); })();\n", "function"),
+        ("q = (0).KEEP;\n", "0"),
         // A `break a` hoisted out of `a:` inside the `b:` it also sits in.
         (
             "a: {\n  b: {\n    if (x) break a;\n    g();\n  }\n  h();\n}\n",
