@@ -315,6 +315,93 @@ fn prolog(text: &str, root_start: usize) -> (Option<Range<usize>>, Option<Range<
     (decl, doctype)
 }
 
+/// The markup declarations, comments and processing instructions of the internal subset of
+/// the DOCTYPE at `span`, as children of its node `doctype`. An entity's declaration may
+/// go only while nothing refers to the entity (an undefined one would be masked as text
+/// of an external DTD, and a strict parser refuses it).
+fn add_declarations(text: &str, tree: &mut Tree, doctype: NodeId, span: Range<usize>) {
+    for at in subset_items(text, span) {
+        let item = &text[at.clone()];
+        let referred = entity_name(item).is_some_and(|(parameter, name)| {
+            let reference = format!("{}{name};", if parameter { '%' } else { '&' });
+            text[..at.start].contains(&reference) || text[at.end..].contains(&reference)
+        });
+        let delete = (!referred).then(|| deletion_span(text, at.start, at.end));
+        tree.push(
+            doctype,
+            node(NodeKind::Comment, "#declaration".into(), at, delete),
+        );
+    }
+}
+
+/// The spans of the items (`<!ENTITY ...>`, `<!ELEMENT ...>`, comments, processing
+/// instructions) of the internal subset, `[...]`, of the DOCTYPE at `span`.
+fn subset_items(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
+    let doctype = &text[span.clone()];
+    let bytes = doctype.as_bytes();
+    let mut items = Vec::new();
+    let mut quote = None;
+    let mut i = 0;
+    // Up to the `[`, outside the quoted system and public ids.
+    while i < bytes.len() {
+        match (quote, bytes[i]) {
+            (Some(q), b) if b == q => quote = None,
+            (None, b'"' | b'\'') => quote = Some(bytes[i]),
+            (None, b'[') => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    i += 1;
+    while i < bytes.len() {
+        let rest = &doctype[i..];
+        let end = if rest.starts_with("<!--") {
+            rest.find("-->").map(|e| e + 3)
+        } else if rest.starts_with("<?") {
+            rest.find("?>").map(|e| e + 2)
+        } else if rest.starts_with("<!") {
+            declaration_end(rest)
+        } else if rest.starts_with(']') {
+            break;
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        let Some(end) = end else { break };
+        items.push(span.start + i..span.start + i + end);
+        i += end;
+    }
+    items
+}
+
+/// The length of the markup declaration `rest` begins with: up to its `>` outside quotes.
+fn declaration_end(rest: &str) -> Option<usize> {
+    let mut quote = None;
+    for (i, b) in rest.bytes().enumerate() {
+        match (quote, b) {
+            (Some(q), b) if b == q => quote = None,
+            (None, b'"' | b'\'') => quote = Some(b),
+            (None, b'>') => return Some(i + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether the `<!ENTITY ...>` declaration `item` declares a parameter entity, and the
+/// name it declares; `None` for other items.
+fn entity_name(item: &str) -> Option<(bool, &str)> {
+    let rest = item
+        .strip_prefix("<!ENTITY")?
+        .trim_start_matches(is_xml_space);
+    let (parameter, rest) = match rest.strip_prefix('%') {
+        Some(after) => (true, after.trim_start_matches(is_xml_space)),
+        None => (false, rest),
+    };
+    let name = rest.split(|c: char| is_xml_space(c)).next()?;
+    (!name.is_empty()).then_some((parameter, name))
+}
+
 /// What the builder knows about the parent of the nodes it is adding.
 #[derive(Clone)]
 struct Context {
@@ -356,10 +443,13 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
     for (span, label) in [(decl, "#xml-declaration"), (doctype, "#doctype")] {
         if let Some((span, deletable)) = span {
             let delete = deletable.then(|| deletion_span(text, span.start, span.end));
-            tree.push(
+            let id = tree.push(
                 tree.root(),
-                node(NodeKind::Comment, label.into(), span, delete),
+                node(NodeKind::Comment, label.into(), span.clone(), delete),
             );
+            if label == "#doctype" {
+                add_declarations(text, &mut tree, id, span);
+            }
         }
     }
     let top = Context {
@@ -510,9 +600,11 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
             text: String::from("/>"),
         }]);
     }
+    // A text's range is taken from its neighbours (see `add_text`), so a text that begins
+    // with a reference to an entity (whose range lies in the DOCTYPE) is no reason.
     let opaque = xn.children().any(|c| {
         let r = c.range();
-        r.start < content.start || r.end > content.end
+        !c.is_text() && (r.start < content.start || r.end > content.end)
     });
     let elements: Vec<roxmltree::Node> = xn
         .children()
@@ -719,6 +811,30 @@ mod tests {
         let text = "<!DOCTYPE a [\n <!ENTITY e \">\">\n]>\n<a>&e;</a>";
         let got = nodes(text);
         assert_eq!(got[0].1, "<!DOCTYPE a [\n <!ENTITY e \">\">\n]>");
+    }
+
+    #[test]
+    fn the_internal_subset_items_go_while_nothing_refers_to_them() {
+        let text = "<!DOCTYPE a PUBLIC \"[x]\" \"y\" [\n <!ENTITY e \"&f;>\">\n <!ENTITY f 'x'>\n \
+                    <!ENTITY % p \"\">\n <!ENTITY g \"z\">\n <!ELEMENT a ANY>\n <!-- c -->\n]>\n<a>&e;</a>";
+        let got: Vec<(String, Option<String>)> = nodes(text)
+            .into_iter()
+            .filter(|(label, _, _)| label == "#declaration")
+            .map(|(_, own, delete)| (own, delete.map(|d| d.trim().to_string())))
+            .collect();
+        let deletable = |own: &str| got.iter().find(|(o, _)| o == own).unwrap().1.is_some();
+        assert_eq!(got.len(), 6, "{got:?}");
+        // Referred to: by the root's text, by another entity's value.
+        assert!(!deletable("<!ENTITY e \"&f;>\">"));
+        assert!(!deletable("<!ENTITY f 'x'>"));
+        assert!(deletable("<!ENTITY % p \"\">"));
+        assert_eq!(entity_name("<!ENTITY % p \"\">"), Some((true, "p")));
+        assert!(deletable("<!ENTITY g \"z\">"));
+        assert!(deletable("<!ELEMENT a ANY>"));
+        assert!(deletable("<!-- c -->"));
+        // An element whose text begins with a reference keeps its children.
+        let text = "<!DOCTYPE r [<!ENTITY u \"zz\">]><r>&u; a <b/></r>";
+        assert!(nodes(text).iter().any(|(label, _, _)| label == "b"));
     }
 
     #[test]
