@@ -1431,10 +1431,20 @@ impl<'a> Driver<'a> {
             );
         }
         if let Some(dir) = keep {
-            let _ = std::fs::write(
-                std::path::Path::new(&dir).join(format!("{:05}-{what}", self.traced)),
-                text,
-            );
+            // The folder is made when missing; a failure is told once, not per candidate.
+            static TOLD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+            let dir = std::path::Path::new(&dir);
+            let written = std::fs::create_dir_all(dir).and_then(|()| {
+                std::fs::write(dir.join(format!("{:05}-{what}", self.traced)), text)
+            });
+            if let Err(e) = written
+                && !TOLD.swap(true, std::sync::atomic::Ordering::Relaxed)
+            {
+                eprintln!(
+                    "treereduce: cannot keep candidates in {} (TREEREDUCE_TRACE_DIR): {e}",
+                    dir.display()
+                );
+            }
         }
         self.traced += 1;
     }

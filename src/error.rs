@@ -28,7 +28,7 @@ pub enum Error {
     },
     /// The input is not UTF-8.
     #[error(
-        "{path}:{line}:{column}: invalid UTF-8 at byte offset {offset}; treereduce reduces text files"
+        "{path}:{line}:{column}: invalid UTF-8 at byte offset {offset}; treereduce reads UTF-8 text: if the file is in another encoding, convert it first, e.g. iconv -f LATIN1 -t UTF-8"
     )]
     Utf8 {
         path: PathBuf,

@@ -539,7 +539,18 @@ fn resolve_command(command: &Path) -> Result<PathBuf> {
         std::env::split_paths(&path)
             .map(|dir| dir.join(command))
             .find(|p| is_executable(p))
-            .ok_or_else(|| err(String::from("not found on PATH")))?
+            .ok_or_else(|| {
+                // A script in the current folder is the likely meaning, as in a shell.
+                let here = Path::new(".").join(command);
+                err(if here.is_file() {
+                    format!(
+                        "not found on PATH; a bare name is looked up there, as a shell does: for the file in this folder, write {}",
+                        here.display()
+                    )
+                } else {
+                    String::from("not found on PATH")
+                })
+            })?
     };
     let meta = std::fs::metadata(&candidate).map_err(|e| err(format!("{e}")))?;
     if !meta.is_file() {

@@ -96,6 +96,13 @@ fn missing_or_non_executable_test_exits_2() {
     let out = treereduce(dir.path(), &["a.xml", "./plain.sh"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not executable"), "{}", stderr(&out));
+    // A bare name is looked up on PATH; a script of that name here gets a hint.
+    script(dir.path(), "here.sh", "exit 0");
+    let out = treereduce(dir.path(), &["a.xml", "here.sh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("write ./here.sh"), "{}", stderr(&out));
+    let out = treereduce(dir.path(), &["a.xml", "nowhere.sh"]);
+    assert!(!stderr(&out).contains("write ./"), "{}", stderr(&out));
 }
 
 #[test]
@@ -226,14 +233,14 @@ fn markup_reduced_by_lines_is_noted() {
 }
 
 /// `TREEREDUCE_TRACE_DIR` keeps every candidate, numbered, whether or not
-/// `TREEREDUCE_TRACE` also prints them.
+/// `TREEREDUCE_TRACE` also prints them, in a folder it makes when missing.
 #[test]
 fn the_trace_folder_keeps_candidates_on_its_own() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("in.txt"), "a\nb\nc\n").unwrap();
     script(dir.path(), "t.sh", "grep -q b \"$1\"");
-    let kept = dir.path().join("kept");
-    std::fs::create_dir(&kept).unwrap();
+    // A missing folder is made (a field trial's candidates went nowhere, silently).
+    let kept = dir.path().join("kept").join("here");
     let out = Command::new(env!("CARGO_BIN_EXE_treereduce"))
         .current_dir(dir.path())
         .args(["in.txt", "./t.sh", "-q", "-j", "1"])

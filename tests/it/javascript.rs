@@ -187,6 +187,8 @@ fn invalid_utf8_exits_2_with_line_and_column() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("a.cjs:2:10: invalid UTF-8"), "{err}");
+    // Latin-1 text is the likely cause: the message says how to convert it.
+    assert!(err.contains("iconv -f LATIN1 -t UTF-8"), "{err}");
 }
 
 #[test]
