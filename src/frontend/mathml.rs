@@ -2,7 +2,7 @@
 //! children that must be replaced by a placeholder rather than deleted. Loaded once from
 //! the text compiled into the binary.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 use serde::Deserialize;
@@ -19,6 +19,9 @@ pub struct Profile {
     pub placeholder: String,
     /// Elements with positional children.
     pub fixed_arity: BTreeSet<String>,
+    /// Elements whose first so many children are positional, the rest a list.
+    #[serde(default)]
+    pub positional_prefix: BTreeMap<String, usize>,
     /// Elements holding lists of children.
     pub lists: BTreeSet<String>,
     /// Token elements whose text may shrink.
@@ -34,6 +37,7 @@ impl Profile {
     /// True when `local` names an element the profile describes.
     pub fn knows(&self, local: &str) -> bool {
         self.fixed_arity.contains(local)
+            || self.positional_prefix.contains_key(local)
             || self.lists.contains(local)
             || self.tokens.contains(local)
     }
@@ -41,6 +45,16 @@ impl Profile {
     /// True when `name` (a local name) in `namespace` has positional children.
     pub fn is_fixed_arity(&self, namespace: Option<&str>, local: &str) -> bool {
         namespace == Some(self.namespace.as_str()) && self.fixed_arity.contains(local)
+    }
+
+    /// How many of the first element children of a MathML element `local` are
+    /// positional: all of a fraction's, the first of `semantics`, none of a row's.
+    pub fn positional(&self, local: &str) -> usize {
+        if self.fixed_arity.contains(local) {
+            usize::MAX
+        } else {
+            self.positional_prefix.get(local).copied().unwrap_or(0)
+        }
     }
 }
 
@@ -55,5 +69,8 @@ mod tests {
         assert!(profile.is_fixed_arity(Some("http://www.w3.org/1998/Math/MathML"), "mfrac"));
         assert!(!profile.is_fixed_arity(None, "mfrac"));
         assert!(profile.lists.contains("mrow"));
+        assert_eq!(profile.positional("mfrac"), usize::MAX);
+        assert_eq!(profile.positional("semantics"), 1);
+        assert_eq!(profile.positional("mrow"), 0);
     }
 }

@@ -408,8 +408,9 @@ struct Context {
     id: NodeId,
     /// Byte range between the parent's tags (the whole text for the document).
     content: Range<usize>,
-    /// The parent is MathML with positional children.
-    fixed_arity: bool,
+    /// How many of the parent's first element children are positional (MathML: all of a
+    /// fraction's, the first of `semantics`): replaced by the placeholder, never deleted.
+    positional: usize,
     /// The parent is inside a `<math>` element.
     in_math: bool,
     /// Some of the parent's children came from an entity that expands to markup: their
@@ -455,7 +456,7 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
     let top = Context {
         id: tree.root(),
         content: 0..text.len(),
-        fixed_arity: false,
+        positional: 0,
         in_math: false,
         opaque: false,
     };
@@ -569,8 +570,13 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     // name: once a reduction hoists a fraction out of its `<math>`, it is still one.
     let mathml = namespace == Some(PROFILE.namespace.as_str())
         || (namespace.is_none() && (parent.in_math || PROFILE.knows(local)));
-    let delete =
-        (!at_top && !parent.fixed_arity).then(|| deletion_span(text, range.start, range.end));
+    // The element children before this one: a positional parent's first ones keep their
+    // place.
+    let index = std::iter::successors(xn.prev_sibling(), |n| n.prev_sibling())
+        .filter(|n| n.is_element())
+        .count();
+    let positional = index < parent.positional;
+    let delete = (!at_top && !positional).then(|| deletion_span(text, range.start, range.end));
     let mut alternatives = Vec::new();
     // The placeholder stays in the namespace of the element it replaces: unprefixed where
     // that is the default namespace around it (or it has none), else with the element's
@@ -587,7 +593,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         }
         _ => PROFILE.placeholder.clone(),
     };
-    if parent.fixed_arity && text[range.clone()] != placeholder {
+    if positional && text[range.clone()] != placeholder {
         alternatives.push(vec![Edit {
             span: range.clone(),
             text: placeholder,
@@ -615,7 +621,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         .any(|c| c.is_text() && c.text().is_some_and(|t| !t.chars().all(is_xml_space)));
     // Unwrapping must leave one element where one element is required.
     let single = elements.len() == 1 && !has_text;
-    if !tag.empty && !opaque && (single || !(at_top || parent.fixed_arity)) {
+    if !tag.empty && !opaque && (single || !(at_top || positional)) {
         let mut unwrap = vec![
             Edit::delete(deletion_span(text, range.start, content.start)),
             Edit::delete(deletion_span(text, content.end, range.end)),
@@ -625,7 +631,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         }
         alternatives.push(unwrap);
     }
-    if !single && !parent.fixed_arity {
+    if !single && !positional {
         for child in &elements {
             let c = child.range();
             let mut hoist = vec![
@@ -655,7 +661,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     Context {
         id,
         content,
-        fixed_arity: mathml && PROFILE.fixed_arity.contains(local),
+        positional: if mathml { PROFILE.positional(local) } else { 0 },
         in_math: mathml,
         opaque,
     }

@@ -235,3 +235,24 @@ fn namespace_names_do_not_shrink() {
         "{asked:?}"
     );
 }
+
+/// `semantics` keeps its first child in place and loses its annotations like a list; a
+/// fraction's children are only ever replaced by `<mrow/>`.
+#[test]
+fn annotations_go_and_fractions_keep_their_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<math><semantics><mi>needle</mi><annotation>a</annotation>\
+         <annotation-xml><b/></annotation-xml></semantics></math>\n",
+        "grep -q '<semantics><mi>needle' \"$1\"",
+    );
+    assert_eq!(result, "<semantics><mi>needle</mi></semantics>");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<math><mfrac><mn>1</mn><mi>needle</mi><mn>2</mn></mfrac></math>\n",
+        "grep -q '<mfrac>.*needle' \"$1\"",
+    );
+    assert_eq!(result, "<mfrac><mrow/><mi>needle</mi><mrow/></mfrac>");
+}
