@@ -87,8 +87,9 @@ impl Frontend for Xml {
     fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
         let span = match node.kind {
             NodeKind::Text => Some(node.span.clone()),
-            // A namespace name is all or nothing: a shorter one names another namespace.
-            NodeKind::Attribute if is_namespace_declaration(&text[node.span.clone()]) => None,
+            // A standard namespace name is all or nothing: a shorter one names another
+            // namespace, which MathJax or a browser does not know (a made-up one may shrink).
+            NodeKind::Attribute if is_standard_namespace(&text[node.span.clone()]) => None,
             NodeKind::Attribute => attribute_value(text, node.span.clone()),
             _ => None,
         };
@@ -696,13 +697,14 @@ fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
     })
 }
 
-/// True when `attribute` (its text, name first) declares a namespace: `xmlns="..."` or
-/// `xmlns:m="..."`.
-fn is_namespace_declaration(attribute: &str) -> bool {
-    attribute.strip_prefix("xmlns").is_some_and(|rest| {
+/// True when `attribute` (its text, name first) declares a W3C namespace, such as
+/// `xmlns="http://www.w3.org/1998/Math/MathML"` or `xmlns:svg="http://www.w3.org/2000/svg"`.
+fn is_standard_namespace(attribute: &str) -> bool {
+    let declares = attribute.strip_prefix("xmlns").is_some_and(|rest| {
         rest.trim_start_matches(is_xml_space)
             .starts_with(['=', ':'])
-    })
+    });
+    declares && attribute.contains("://www.w3.org/")
 }
 
 /// The label of the whitespace before and after the words of a text.
