@@ -9,7 +9,7 @@ use super::profile::Grammar;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::{Frontend, Grain, SyntaxError};
+use super::{Frontend, Grain, SyntaxError, words};
 use crate::tree::{Edit, Node, NodeId, Tree};
 
 /// The profile text, as compiled into the binary.
@@ -275,17 +275,7 @@ fn string_units(text: &str, span: Range<usize>, grain: Grain) -> Vec<Range<usize
     }
     match grain {
         Grain::Characters => characters,
-        Grain::Words => {
-            let space = |unit: &Range<usize>| text[unit.clone()].chars().all(char::is_whitespace);
-            let mut words: Vec<Range<usize>> = Vec::new();
-            for unit in characters {
-                match words.last_mut() {
-                    Some(last) if space(last) == space(&unit) => last.end = unit.end,
-                    _ => words.push(unit),
-                }
-            }
-            words
-        }
+        Grain::Words => words(text, characters),
     }
 }
 

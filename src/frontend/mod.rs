@@ -254,6 +254,21 @@ pub(crate) fn deletion_span(text: &str, start: usize, end: usize) -> Range<usize
     }
 }
 
+/// Joins `characters` (consecutive pieces of `text`, in order: its characters, with a
+/// reference or an escape sequence as one) into words and the runs of whitespace between
+/// them, the units a shrink by words removes. A no-break space separates words too.
+pub(crate) fn words(text: &str, characters: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let space = |unit: &Range<usize>| text[unit.clone()].chars().all(char::is_whitespace);
+    let mut words: Vec<Range<usize>> = Vec::new();
+    for unit in characters {
+        match words.last_mut() {
+            Some(last) if space(last) == space(&unit) => last.end = unit.end,
+            _ => words.push(unit),
+        }
+    }
+    words
+}
+
 /// Moves `start` back over all whitespace before it.
 pub(crate) fn take_whitespace(text: &str, start: usize) -> usize {
     let bytes = text.as_bytes();

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::mathml::PROFILE;
-use super::{Frontend, Grain, SyntaxError, deletion_span, take_whitespace};
+use super::{Frontend, Grain, SyntaxError, deletion_span, take_whitespace, words};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// Well-formed XML.
@@ -211,25 +211,10 @@ fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
 /// either end. None for a text holding CDATA, whose markers must not be split from each
 /// other.
 fn word_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
-    let value = &text[span.clone()];
-    if value.contains("<![CDATA[") {
+    if text[span.clone()].contains("<![CDATA[") {
         return Vec::new();
     }
-    let mut units: Vec<Range<usize>> = Vec::new();
-    let mut start = 0;
-    let mut in_space = false;
-    for (i, c) in value.char_indices() {
-        // A no-break space separates words too, though it is not XML whitespace.
-        if c.is_whitespace() != in_space && i > start {
-            units.push(span.start + start..span.start + i);
-            start = i;
-        }
-        in_space = c.is_whitespace();
-    }
-    if start < value.len() {
-        units.push(span.start + start..span.end);
-    }
-    units
+    words(text, character_units(text, span))
 }
 
 /// Units for shrinking character data: single characters, with entity and character
@@ -294,26 +279,40 @@ fn prolog(text: &str, root_start: usize) -> (Option<Range<usize>>, Option<Range<
         None
     };
     let doctype = head.find("<!DOCTYPE").map(|start| {
-        let bytes = text.as_bytes();
-        let (mut i, mut depth, mut quote) = (start, 0i32, None);
-        while i < root_start {
-            let b = bytes[i];
-            match quote {
-                Some(q) if b == q => quote = None,
-                Some(_) => {}
-                None => match b {
-                    b'"' | b'\'' => quote = Some(b),
-                    b'[' => depth += 1,
-                    b']' => depth -= 1,
-                    b'>' if depth <= 0 => return start..i + 1,
-                    _ => {}
-                },
+        let mut depth = 0i32;
+        for (i, b) in unquoted(&head[start..]) {
+            match b {
+                b'[' => depth += 1,
+                b']' => depth -= 1,
+                b'>' if depth <= 0 => return start..start + i + 1,
+                _ => {}
             }
-            i += 1;
         }
         start..root_start
     });
     (decl, doctype)
+}
+
+/// The bytes of `markup` outside quoted literals (`"..."`, `'...'`), with their offsets;
+/// the quotes themselves are left out.
+fn unquoted(markup: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut quote = None;
+    markup
+        .bytes()
+        .enumerate()
+        .filter(move |&(_, b)| match quote {
+            Some(q) => {
+                if b == q {
+                    quote = None;
+                }
+                false
+            }
+            None if b == b'"' || b == b'\'' => {
+                quote = Some(b);
+                false
+            }
+            None => true,
+        })
 }
 
 /// The markup declarations, comments and processing instructions of the internal subset of
@@ -339,22 +338,13 @@ fn add_declarations(text: &str, tree: &mut Tree, doctype: NodeId, span: Range<us
 /// instructions) of the internal subset, `[...]`, of the DOCTYPE at `span`.
 fn subset_items(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
     let doctype = &text[span.clone()];
-    let bytes = doctype.as_bytes();
     let mut items = Vec::new();
-    let mut quote = None;
-    let mut i = 0;
-    // Up to the `[`, outside the quoted system and public ids.
-    while i < bytes.len() {
-        match (quote, bytes[i]) {
-            (Some(q), b) if b == q => quote = None,
-            (None, b'"' | b'\'') => quote = Some(bytes[i]),
-            (None, b'[') => break,
-            _ => {}
-        }
-        i += 1;
-    }
-    i += 1;
-    while i < bytes.len() {
+    // Past the `[`, outside the quoted system and public ids.
+    let Some((open, _)) = unquoted(doctype).find(|&(_, b)| b == b'[') else {
+        return items;
+    };
+    let mut i = open + 1;
+    while i < doctype.len() {
         let rest = &doctype[i..];
         let end = if rest.starts_with("<!--") {
             rest.find("-->").map(|e| e + 3)
@@ -377,16 +367,7 @@ fn subset_items(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
 
 /// The length of the markup declaration `rest` begins with: up to its `>` outside quotes.
 fn declaration_end(rest: &str) -> Option<usize> {
-    let mut quote = None;
-    for (i, b) in rest.bytes().enumerate() {
-        match (quote, b) {
-            (Some(q), b) if b == q => quote = None,
-            (None, b'"' | b'\'') => quote = Some(b),
-            (None, b'>') => return Some(i + 1),
-            _ => {}
-        }
-    }
-    None
+    unquoted(rest).find(|&(_, b)| b == b'>').map(|(i, _)| i + 1)
 }
 
 /// Whether the `<!ENTITY ...>` declaration `item` declares a parameter entity, and the
@@ -519,9 +500,7 @@ fn add_top_level_whitespace(text: &str, tree: &mut Tree) {
     let bom = '\u{feff}';
     let mut pos = if text.starts_with(bom) {
         // A byte-order mark is no formatting either; it goes with the texts' edges.
-        let span = 0..bom.len_utf8();
-        let kind = NodeKind::Whitespace;
-        tree.push(root, node(kind, TEXT_EDGE.into(), span.clone(), Some(span)));
+        tree.push(root, whitespace(TEXT_EDGE, 0..bom.len_utf8()));
         bom.len_utf8()
     } else {
         0
@@ -536,15 +515,7 @@ fn add_top_level_whitespace(text: &str, tree: &mut Tree) {
         pos = pos.max(span.end);
     }
     for gap in gaps {
-        tree.push(
-            root,
-            node(
-                NodeKind::Whitespace,
-                "#whitespace".into(),
-                gap.clone(),
-                Some(gap),
-            ),
-        );
+        tree.push(root, whitespace(FORMATTING, gap));
     }
 }
 
@@ -571,12 +542,15 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     // name: once a reduction hoists a fraction out of its `<math>`, it is still one.
     let mathml = namespace == Some(PROFILE.namespace.as_str())
         || (namespace.is_none() && (parent.in_math || PROFILE.knows(local)));
-    // The element children before this one: a positional parent's first ones keep their
-    // place.
-    let index = std::iter::successors(xn.prev_sibling(), |n| n.prev_sibling())
-        .filter(|n| n.is_element())
-        .count();
-    let positional = index < parent.positional;
+    // A positional parent's first element children keep their place. Only those parents
+    // count the elements before this one, and no further than they need: a wide list's
+    // children would cost a count of all their elder siblings each.
+    let positional = parent.positional > 0
+        && std::iter::successors(xn.prev_sibling(), |n| n.prev_sibling())
+            .filter(|n| n.is_element())
+            .take(parent.positional)
+            .count()
+            < parent.positional;
     let delete = (!at_top && !positional).then(|| deletion_span(text, range.start, range.end));
     let mut alternatives = Vec::new();
     // The placeholder stays in the namespace of the element it replaces: unprefixed where
@@ -707,8 +681,16 @@ fn is_standard_namespace(attribute: &str) -> bool {
     declares && attribute.contains("://www.w3.org/")
 }
 
+/// The label of whitespace between markup.
+const FORMATTING: &str = "#whitespace";
+
 /// The label of the whitespace before and after the words of a text.
 const TEXT_EDGE: &str = "#text-edge";
+
+/// A whitespace node labelled `label` (the squeeze offers each label apart), deleted whole.
+fn whitespace(label: &str, span: Range<usize>) -> Node {
+    node(NodeKind::Whitespace, label.into(), span.clone(), Some(span))
+}
 
 fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context) {
     // Text ranges are derived from the neighbours: roxmltree merges text and CDATA pieces
@@ -722,15 +704,7 @@ fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context)
     let raw = &text[start..end];
     let trimmed = raw.trim_start_matches(is_xml_space);
     if trimmed.is_empty() {
-        tree.push(
-            parent.id,
-            node(
-                NodeKind::Whitespace,
-                "#whitespace".into(),
-                start..end,
-                Some(start..end),
-            ),
-        );
+        tree.push(parent.id, whitespace(FORMATTING, start..end));
         return;
     }
     let core_start = end - trimmed.len();
@@ -739,11 +713,7 @@ fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context)
     // but they seldom matter: the squeeze offers them apart from the formatting.
     let edge = |tree: &mut Tree, span: Range<usize>| {
         if !span.is_empty() {
-            let kind = NodeKind::Whitespace;
-            tree.push(
-                parent.id,
-                node(kind, TEXT_EDGE.into(), span.clone(), Some(span)),
-            );
+            tree.push(parent.id, whitespace(TEXT_EDGE, span));
         }
     };
     edge(tree, start..core_start);
