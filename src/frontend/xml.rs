@@ -730,6 +730,20 @@ fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context)
         ),
     );
     edge(tree, core_end..end);
+    empty_cdata(text, tree, parent, core_start..core_end);
+}
+
+/// The label of an empty CDATA section (what a shrunk one leaves).
+const EMPTY_CDATA: &str = "#empty-cdata";
+
+/// Empty CDATA sections in `span` (a text): nothing for the parser, markup for the
+/// squeeze to take away.
+fn empty_cdata(text: &str, tree: &mut Tree, parent: &Context, span: Range<usize>) {
+    const EMPTY: &str = "<![CDATA[]]>";
+    for (at, _) in text[span.clone()].match_indices(EMPTY) {
+        let at = span.start + at;
+        tree.push(parent.id, whitespace(EMPTY_CDATA, at..at + EMPTY.len()));
+    }
 }
 
 #[cfg(test)]

@@ -256,3 +256,23 @@ fn annotations_go_and_fractions_keep_their_children() {
     );
     assert_eq!(result, "<mfrac><mrow/><mi>needle</mi><mrow/></mfrac>");
 }
+
+/// A CDATA section whose characters the shrink took out goes in the squeeze, markers and
+/// all; one that still holds what the test needs stays.
+#[test]
+fn emptied_cdata_sections_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<r><a>KEEP<![CDATA[some data here]]></a><b/></r>\n",
+        "grep -q '<a>KEEP' \"$1\"",
+    );
+    assert_eq!(result, "<a>KEEP</a>");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<r><a><![CDATA[some KEEP data]]></a><b/></r>\n",
+        "grep -q 'CDATA.[^]]*KEEP' \"$1\"",
+    );
+    assert_eq!(result, "<a><![CDATA[KEEP]]></a>");
+}
