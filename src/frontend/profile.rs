@@ -252,6 +252,10 @@ struct ReplaceFile {
     kind: String,
     with: Vec<String>,
     in_list: Option<bool>,
+    stands_at: Option<String>,
+    unless_used: Option<String>,
+    #[serde(default)]
+    unless_result_used: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -365,6 +369,8 @@ struct Optional {
 enum Segment {
     Text(String),
     Field(String),
+    /// `${kind.field}`: that field of the node's only named child of that kind.
+    ChildField(String, String),
     Inner,
 }
 
@@ -372,6 +378,13 @@ enum Segment {
 struct Replace {
     templates: Vec<Vec<Segment>>,
     in_list: Option<bool>,
+    /// Where the new text stands (`expression_statement`): the categories' `avoid` rules
+    /// for that position apply to the node the text begins with.
+    stands_at: Option<Position>,
+    /// Not while the words of this child (a declared name) occur elsewhere in the text.
+    unless_used: Option<Segment>,
+    /// Only inside a function whose result is dropped (see [`Uses::result_unused`]).
+    unless_result_used: bool,
 }
 
 /// A position is a parent kind and, optionally, the field the child is in.
@@ -483,6 +496,20 @@ impl<'a> Names<'a> {
         }
     }
 
+    /// What `${name}` in a template stands for: `inner`, a field or `kind.field`.
+    fn segment(&self, name: &str) -> Result<Segment, String> {
+        if name == "inner" {
+            return Ok(Segment::Inner);
+        }
+        match name.split_once('.') {
+            Some((kind, field)) => {
+                self.kind(kind)?;
+                Ok(Segment::ChildField(kind.into(), self.field(field)?))
+            }
+            None => Ok(Segment::Field(self.field(name)?)),
+        }
+    }
+
     /// `kind` or `kind.field`.
     fn position(&self, text: &str) -> Result<Position, String> {
         let (kind, field) = match text.split_once('.') {
@@ -532,11 +559,7 @@ impl<'a> Names<'a> {
                 return Err(format!("{}: unclosed `${{` in `{text}`", self.file));
             };
             let name = &rest[at + 2..at + close];
-            out.push(if name == "inner" {
-                Segment::Inner
-            } else {
-                Segment::Field(self.field(name)?)
-            });
+            out.push(self.segment(name)?);
             rest = &rest[at + close + 1..];
         }
         if !rest.is_empty() {
@@ -640,6 +663,17 @@ impl Grammar {
             replace.push(Replace {
                 templates,
                 in_list: r.in_list,
+                stands_at: r
+                    .stands_at
+                    .as_deref()
+                    .map(|p| names.position(p))
+                    .transpose()?,
+                unless_used: r
+                    .unless_used
+                    .as_deref()
+                    .map(|n| names.segment(n))
+                    .transpose()?,
+                unless_result_used: r.unless_result_used,
             });
         }
         let mut categories = Vec::new();
@@ -980,6 +1014,15 @@ impl Grammar {
             leads: Vec<(&'t str, Option<&'t str>)>,
         }
         let mut tree = Tree::new(text.len());
+        let uses = if self
+            .replace
+            .iter()
+            .any(|r| r.unless_used.is_some() || r.unless_result_used)
+        {
+            Uses::of(text, root)
+        } else {
+            Uses::default()
+        };
         let mut truncated = false;
         let mut cursor = root.walk();
         let mut stack = vec![Pending {
@@ -1002,7 +1045,8 @@ impl Grammar {
                 );
                 continue;
             } else {
-                let alternatives = self.alternatives(text, p.node, parent, &p.leads, p.in_list);
+                let alternatives =
+                    self.alternatives(text, p.node, parent, &p.leads, p.in_list, &uses);
                 if p.delete.is_none() && alternatives.is_empty() {
                     p.parent
                 } else {
@@ -1166,6 +1210,7 @@ impl Grammar {
         parent: Option<TsNode>,
         leads: &[(&str, Option<&str>)],
         in_list: bool,
+        uses: &Uses,
     ) -> Vec<Alternative> {
         let info = self.info(node);
         let own_text = &text[node.byte_range()];
@@ -1174,7 +1219,26 @@ impl Grammar {
             if rule.in_list.is_some_and(|want| want != in_list) {
                 continue;
             }
+            if let Some(used) = &rule.unless_used {
+                match segment_node(node, used) {
+                    Some(name) if !uses.elsewhere(text, name) => {}
+                    _ => continue,
+                }
+            }
+            if rule.unless_result_used && !uses.result_unused(text, node) {
+                continue;
+            }
             for template in &rule.templates {
+                if let Some(at) = &rule.stands_at
+                    && let Some(first) = template.first()
+                    && let Some(lead) = match first {
+                        Segment::Inner => node.named_child(0),
+                        other => segment_node(node, other),
+                    }
+                    && !self.may_stand_at(lead, at)
+                {
+                    continue;
+                }
                 if let Some(t) = render_template(text, node, template) {
                     out.push(t);
                 }
@@ -1236,6 +1300,26 @@ impl Grammar {
         kept.sort_by_key(|a| a.text(text).len());
         kept.truncate(self.max_alternatives);
         kept
+    }
+
+    /// Whether `node` may stand at `at` by the categories' `avoid` rules (their
+    /// `when_parent_has` ones aside): its kind is not avoided there, nor with `leading`,
+    /// the kind of any node it begins with.
+    fn may_stand_at(&self, node: TsNode, at: &Position) -> bool {
+        let (kind, field) = (at.0.as_str(), at.1.as_deref());
+        self.categories.iter().flat_map(|c| &c.avoid).all(|a| {
+            let here =
+                a.at.iter()
+                    .any(|(k, f)| k == kind && (f.is_none() || f.as_deref() == field));
+            if !here || !a.when_parent_has.is_empty() {
+                return true;
+            }
+            if a.leading {
+                leftmost(node).all(|d| self.info(d).avoid & a.bit == 0)
+            } else {
+                self.info(node).avoid & a.bit == 0
+            }
+        })
     }
 
     /// Spans of the nearest descendants of `node` in the same category that may replace it.
@@ -1542,14 +1626,13 @@ fn whole_lines(text: &str, start: usize, end: usize) -> Option<Range<usize>> {
 /// A template filled in for `node`; `None` when a field it names is absent.
 fn render_template(text: &str, node: TsNode, template: &[Segment]) -> Option<Alternative> {
     let span = |segment: &Segment| match segment {
-        Segment::Text(_) => None,
-        Segment::Field(f) => Some(node.child_by_field_name(f)?.byte_range()),
         Segment::Inner => {
             let count = u32::try_from(node.named_child_count()).ok()?;
             let first = node.named_child(0)?;
             let last = node.named_child(count.checked_sub(1)?)?;
             Some(first.start_byte()..last.end_byte())
         }
+        other => Some(segment_node(node, other)?.byte_range()),
     };
     if let [only @ (Segment::Field(_) | Segment::Inner)] = template {
         return span(only).map(Alternative::Keep);
@@ -1562,6 +1645,132 @@ fn render_template(text: &str, node: TsNode, template: &[Segment]) -> Option<Alt
         }
     }
     Some(Alternative::Text(out))
+}
+
+/// The node a field segment of a template stands for; `None` for text, `${inner}`, or a
+/// child that is missing or not the only one of its kind.
+fn segment_node<'t>(node: TsNode<'t>, segment: &Segment) -> Option<TsNode<'t>> {
+    match segment {
+        Segment::Field(f) => node.child_by_field_name(f),
+        Segment::ChildField(kind, field) => {
+            let mut cursor = node.walk();
+            let mut of_kind = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == kind);
+            let only = of_kind.next()?;
+            if of_kind.next().is_some() {
+                return None;
+            }
+            only.child_by_field_name(field)
+        }
+        Segment::Text(_) | Segment::Inner => None,
+    }
+}
+
+/// The words of a text (the texts of its named leaves: names, properties, numbers) and
+/// how they are used, gathered in one walk for the rules that ask (`unless_used`,
+/// `unless_result_used`).
+#[derive(Debug, Default)]
+struct Uses<'t> {
+    /// How often each word occurs.
+    count: BTreeMap<&'t str, u32>,
+    /// Words that occur other than as a declared function's name or as the callee of a
+    /// call that stands as a statement (`f();`): the names whose results may be used.
+    valued: BTreeSet<&'t str>,
+}
+
+/// The kinds whose `return` gives a value to their caller.
+const FUNCTIONS: [&str; 6] = [
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function",
+    "generator_function_declaration",
+];
+
+impl<'t> Uses<'t> {
+    fn of(text: &'t str, root: TsNode) -> Self {
+        let mut uses = Uses::default();
+        let mut cursor = root.walk();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.child_count() > 0 {
+                stack.extend(n.children(&mut cursor));
+                continue;
+            }
+            if !n.is_named() {
+                continue;
+            }
+            let word = &text[n.byte_range()];
+            *uses.count.entry(word).or_default() += 1;
+            let in_field = |parent: TsNode, field: &str| {
+                parent
+                    .child_by_field_name(field)
+                    .is_some_and(|c| c.id() == n.id())
+            };
+            let quiet = n.kind() == "identifier"
+                && n.parent().is_some_and(|p| {
+                    (p.kind() == "function_declaration" && in_field(p, "name"))
+                        || (p.kind() == "call_expression"
+                            && in_field(p, "function")
+                            && p.parent()
+                                .is_some_and(|g| g.kind() == "expression_statement"))
+                });
+            if !quiet {
+                uses.valued.insert(word);
+            }
+        }
+        uses
+    }
+
+    /// True when a word of `node` occurs in the text outside it too.
+    fn elsewhere(&self, text: &str, node: TsNode) -> bool {
+        let own = Uses::of(text, node);
+        own.count
+            .iter()
+            .any(|(word, n)| self.count.get(word).copied().unwrap_or(0) > *n)
+    }
+
+    /// True when the function around `node` gives its result to no one: a declared
+    /// function only ever called as a statement (`f();`; not exported), or a function
+    /// expression called where it stands as a statement (`(function () {...})();`).
+    fn result_unused(&self, text: &str, node: TsNode) -> bool {
+        let Some(function) = std::iter::successors(node.parent(), |n| n.parent())
+            .find(|n| FUNCTIONS.contains(&n.kind()))
+        else {
+            return false;
+        };
+        match function.kind() {
+            "function_declaration" => {
+                let exported = function
+                    .parent()
+                    .is_some_and(|p| p.kind() == "export_statement");
+                function.child_by_field_name("name").is_some_and(|name| {
+                    !exported && !self.valued.contains(&text[name.byte_range()])
+                })
+            }
+            "function_expression" | "arrow_function" => {
+                let mut callee = function;
+                while let Some(p) = callee
+                    .parent()
+                    .filter(|p| p.kind() == "parenthesized_expression")
+                {
+                    callee = p;
+                }
+                callee.parent().is_some_and(|call| {
+                    call.kind() == "call_expression"
+                        && call
+                            .child_by_field_name("function")
+                            .is_some_and(|f| f.id() == callee.id())
+                        && call
+                            .parent()
+                            .is_some_and(|s| s.kind() == "expression_statement")
+                })
+            }
+            _ => false,
+        }
+    }
 }
 
 /// The first ERROR or MISSING node in document order, as a syntax error.

@@ -282,7 +282,6 @@ impl Strategy for Gbs {
                 self.run[side] += self.pool.len();
                 self.pool.clear();
             }
-            // The pool holds a needed item too; the search goes on in the group.
             // The pool holds a needed item too: it waits, whole, for its own search.
             (Pending::Rest, false) => {
                 self.rest_first = false;

@@ -738,3 +738,57 @@ fn module_exports_keep_their_declarations() {
         assert!(result.len() < input.len(), "{result}");
     }
 }
+
+/// Reduces `input` (a script) with a test that runs node and greps `error`; returns the
+/// candidates asked (line breaks as spaces) and the result.
+fn reduce_with_node(input: &str, error: &str) -> (Vec<String>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.js"), input).unwrap();
+    let log = dir.path().join("asked");
+    script(
+        dir.path(),
+        "t.sh",
+        &format!(
+            "tr '\\n' ' ' < \"$1\" >> '{log}'\necho >> '{log}'\nnode \"$1\" 2>&1 | grep -qF -- '{error}'",
+            log = log.display()
+        ),
+    );
+    let out = treereduce(
+        dir.path(),
+        &["a.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let asked = std::fs::read_to_string(&log).unwrap();
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    (asked.lines().map(String::from).collect(), result)
+}
+
+/// A declaration whose name nobody uses becomes its value, and a `return` in a function
+/// only ever called as a statement becomes its value, which lets the function's body
+/// stand without it. A function whose result is used keeps its `return` whole, and a
+/// name still in use keeps its declaration: neither is asked.
+#[test]
+fn values_stand_without_their_unused_declarations_and_returns() {
+    let (_, result) = reduce_with_node(
+        "const unused = [1, 2, 3].map((x) => x.boom());\nconsole.log('done');\n",
+        "x.boom is not a function",
+    );
+    assert!(!result.contains("const"), "{result}");
+    assert!(result.contains("x.boom()"), "{result}");
+    let (_, result) = reduce_with_node(
+        "function run() {\n  return [].missing.prop;\n}\nrun();\nconsole.log('ok');\n",
+        "Cannot read properties of undefined",
+    );
+    assert!(!result.contains("return"), "{result}");
+    assert!(!result.contains("function"), "{result}");
+    let (asked, result) = reduce_with_node(
+        "function val() {\n  return 40 + 2;\n}\nconst n = val();\nconsole.log('n=' + n);\n",
+        "n=42",
+    );
+    assert!(result.contains("return"), "{result}");
+    assert!(result.contains("const n"), "{result}");
+    for candidate in &asked {
+        assert!(!candidate.contains("{   40 + 2;"), "{candidate}");
+        assert!(!candidate.starts_with("val();"), "{candidate}");
+    }
+}
