@@ -704,6 +704,30 @@ mod tests {
         }
     }
 
+    /// Statements that share a line: whichever go, what stays does not begin with a space
+    /// (the nodes before it took the spaces after them).
+    #[test]
+    fn items_sharing_a_line_leave_no_space_at_its_start() {
+        let text = "a(); b(); c();\nif (x) { d(); e(); } f(); // g\n";
+        let tree = JavaScript::default().parse(text).unwrap();
+        let deletes: Vec<Edit> = tree
+            .ids()
+            .filter_map(|id| tree.node(id).delete.clone())
+            .map(Edit::delete)
+            .collect();
+        for mask in 0u32..1 << deletes.len() {
+            let chosen: Vec<&Edit> = (0..deletes.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| &deletes[i])
+                .collect();
+            let out = render(text, &chosen);
+            assert!(
+                out.lines().all(|l| !l.starts_with([' ', '\t'])),
+                "a line begins with a space:\n{out}"
+            );
+        }
+    }
+
     #[test]
     fn syntax_errors_name_the_first_error_or_missing_node() {
         let err = JavaScript::default()

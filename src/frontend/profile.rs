@@ -1562,14 +1562,18 @@ fn item_span(text: &str, start: usize, end: usize) -> Range<usize> {
     while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
         s -= 1;
     }
-    if s == 0 || bytes[s - 1] == b'\n' {
-        // First on its line: keep the indentation for what follows.
-        let mut e = end;
-        while e < bytes.len() && matches!(bytes[e], b' ' | b'\t') {
-            e += 1;
-        }
+    let mut e = end;
+    while e < bytes.len() && matches!(bytes[e], b' ' | b'\t') {
+        e += 1;
+    }
+    let last_on_line = e == bytes.len() || matches!(bytes[e], b'\n' | b'\r');
+    if s == 0 || bytes[s - 1] == b'\n' || !last_on_line {
+        // Something follows on the line: it keeps the spaces before the node (its
+        // indentation when the node is first), and deleting the nodes before it leaves
+        // no space at the start of the line.
         start..e
     } else {
+        // Last on its line: no space is left at the end of the line.
         s..end
     }
 }
