@@ -27,7 +27,8 @@ Exit codes:
        not found or not executable; output or --stats-json not writable, the input, or not
        a regular file)
   130  interrupted (Ctrl-C or SIGTERM); the output file holds the best result so far; a
-       second Ctrl-C stops at once, still killing the running tests";
+       second Ctrl-C (half a second after the first or later) stops at once, still killing
+       the running tests";
 
 /// Shrink a file that triggers a bug into a small, still valid one that still triggers it.
 #[derive(Debug, Parser)]

@@ -2,7 +2,9 @@
 //! code (documented in `--help` and the README).
 
 use std::process::ExitCode;
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 use treereduce::cli::Cli;
@@ -37,9 +39,14 @@ fn main() -> ExitCode {
         }
     }
     // The first Ctrl-C or SIGTERM asks for a clean stop; a second one leaves at once, after
-    // killing the running tests and removing the temporary folders.
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+    // killing the running tests and removing the temporary folders. One that comes within
+    // SAME_SIGNAL of the first is that one again: `timeout -s INT` signals both the
+    // reducer and its process group, and a loaded machine may deliver the two apart.
+    const SAME_SIGNAL: Duration = Duration::from_millis(500);
+    let first = OnceLock::new();
+    let _ = ctrlc::set_handler(move || {
+        let at = *first.get_or_init(Instant::now);
+        if INTERRUPTED.swap(true, Ordering::SeqCst) && at.elapsed() >= SAME_SIGNAL {
             oracle::emergency_cleanup();
             output::emergency_cleanup();
             eprintln!(

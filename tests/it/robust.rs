@@ -323,6 +323,8 @@ fn sigterm_then_sigint_stops_at_once_and_cleans_up() {
         .unwrap();
     assert!(eventually(120, || alive(&mark)), "no test started sleeping");
     signal(&child, nix::sys::signal::Signal::SIGTERM);
+    // Later than the half second within which a signal counts as the first one again.
+    std::thread::sleep(Duration::from_millis(700));
     signal(&child, nix::sys::signal::Signal::SIGINT);
     let out = finish(child, 60);
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
