@@ -437,6 +437,24 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_on_results_needs_the_results_table() {
+        let load = |extra: &str| {
+            Grammar::load(
+                "javascript",
+                tree_sitter_javascript::LANGUAGE.into(),
+                "x.toml",
+                &format!(
+                    "language = \"javascript\"\n[[replace]]\nkind = \"return_statement\"\nwith = [\"${{inner}};\"]\nunless_result_used = true\n{extra}"
+                ),
+            )
+        };
+        let err = load("").unwrap_err();
+        assert!(err.contains("needs a `[results]` table"), "{err}");
+        let err = load("[results]\nfunctions = []\ndeclared = \"function_declaration\"\ncallee = \"call_expression.function\"\nstatement = \"expression_statement\"\n").unwrap_err();
+        assert!(err.contains("needs a field"), "{err}");
+    }
+
+    #[test]
     fn list_items_take_one_comma() {
         let text = "f(a, b, c);\n";
         assert_eq!(without(text, "identifier", "a"), "f(b, c);\n");

@@ -163,6 +163,33 @@ struct ProfileFile {
     replace: Vec<ReplaceFile>,
     #[serde(default)]
     scoped: Vec<ScopedFile>,
+    results: Option<ResultsFile>,
+}
+
+/// Where a function's result goes, for `unless_result_used` (see grammars/README.md).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultsFile {
+    functions: Vec<String>,
+    declared: String,
+    callee: String,
+    statement: String,
+    #[serde(default)]
+    through: Vec<String>,
+    #[serde(default)]
+    exported: Vec<String>,
+}
+
+/// [`ResultsFile`], checked against the grammar: kind names, and positions as (kind,
+/// field).
+#[derive(Debug, Default)]
+struct Results {
+    functions: Vec<String>,
+    declared: (String, String),
+    callee: (String, String),
+    statement: String,
+    through: Vec<String>,
+    exported: Vec<String>,
 }
 
 fn default_max_alternatives() -> usize {
@@ -447,6 +474,7 @@ pub struct Grammar {
     optional: Vec<Optional>,
     replace: Vec<Replace>,
     categories: Vec<Category>,
+    results: Results,
 }
 
 impl std::fmt::Debug for Grammar {
@@ -751,6 +779,34 @@ impl Grammar {
                 }
             }
         }
+        let results = match &profile.results {
+            None => Results::default(),
+            Some(r) => {
+                let kinds = |list: &[String]| -> Result<Vec<String>, String> {
+                    list.iter()
+                        .map(|k| names.kind(k).map(|_| k.clone()))
+                        .collect()
+                };
+                let field = |text: &str| match names.position(text)? {
+                    (kind, Some(field)) => Ok((kind, field)),
+                    (kind, None) => Err(format!("{file}: `{kind}` needs a field (`kind.field`)")),
+                };
+                names.kind(&r.statement)?;
+                Results {
+                    functions: kinds(&r.functions)?,
+                    declared: field(&r.declared)?,
+                    callee: field(&r.callee)?,
+                    statement: r.statement.clone(),
+                    through: kinds(&r.through)?,
+                    exported: kinds(&r.exported)?,
+                }
+            }
+        };
+        if profile.replace.iter().any(|r| r.unless_result_used) && profile.results.is_none() {
+            return Err(format!(
+                "{file}: `unless_result_used` needs a `[results]` table"
+            ));
+        }
         Ok(Grammar {
             name,
             language,
@@ -761,6 +817,7 @@ impl Grammar {
             optional,
             replace,
             categories,
+            results,
         })
     }
 
@@ -1019,7 +1076,7 @@ impl Grammar {
             .iter()
             .any(|r| r.unless_used.is_some() || r.unless_result_used)
         {
-            Uses::of(text, root)
+            Uses::of(text, root, &self.results)
         } else {
             Uses::default()
         };
@@ -1225,7 +1282,7 @@ impl Grammar {
                     _ => continue,
                 }
             }
-            if rule.unless_result_used && !uses.result_unused(text, node) {
+            if rule.unless_result_used && !uses.result_unused(text, node, &self.results) {
                 continue;
             }
             for template in &rule.templates {
@@ -1683,21 +1740,17 @@ struct Uses<'t> {
     valued: BTreeSet<&'t str>,
 }
 
-/// The kinds whose `return` gives a value to their caller.
-const FUNCTIONS: [&str; 6] = [
-    "function_declaration",
-    "function_expression",
-    "arrow_function",
-    "method_definition",
-    "generator_function",
-    "generator_function_declaration",
-];
-
 impl<'t> Uses<'t> {
-    fn of(text: &'t str, root: TsNode) -> Self {
+    fn of(text: &'t str, root: TsNode, results: &Results) -> Self {
         let mut uses = Uses::default();
         let mut cursor = root.walk();
         let mut stack = vec![root];
+        let in_field = |n: TsNode, parent: TsNode, (kind, field): &(String, String)| {
+            parent.kind() == kind
+                && parent
+                    .child_by_field_name(field)
+                    .is_some_and(|c| c.id() == n.id())
+        };
         while let Some(n) = stack.pop() {
             if n.child_count() > 0 {
                 stack.extend(n.children(&mut cursor));
@@ -1708,19 +1761,11 @@ impl<'t> Uses<'t> {
             }
             let word = &text[n.byte_range()];
             *uses.count.entry(word).or_default() += 1;
-            let in_field = |parent: TsNode, field: &str| {
-                parent
-                    .child_by_field_name(field)
-                    .is_some_and(|c| c.id() == n.id())
-            };
-            let quiet = n.kind() == "identifier"
-                && n.parent().is_some_and(|p| {
-                    (p.kind() == "function_declaration" && in_field(p, "name"))
-                        || (p.kind() == "call_expression"
-                            && in_field(p, "function")
-                            && p.parent()
-                                .is_some_and(|g| g.kind() == "expression_statement"))
-                });
+            let quiet = n.parent().is_some_and(|p| {
+                in_field(n, p, &results.declared)
+                    || (in_field(n, p, &results.callee)
+                        && p.parent().is_some_and(|g| g.kind() == results.statement))
+            });
             if !quiet {
                 uses.valued.insert(word);
             }
@@ -1730,50 +1775,39 @@ impl<'t> Uses<'t> {
 
     /// True when a word of `node` occurs in the text outside it too.
     fn elsewhere(&self, text: &str, node: TsNode) -> bool {
-        let own = Uses::of(text, node);
+        let own = Uses::of(text, node, &Results::default());
         own.count
             .iter()
             .any(|(word, n)| self.count.get(word).copied().unwrap_or(0) > *n)
     }
 
     /// True when the function around `node` gives its result to no one: a declared
-    /// function only ever called as a statement (`f();`; not exported), or a function
-    /// expression called where it stands as a statement (`(function () {...})();`).
-    fn result_unused(&self, text: &str, node: TsNode) -> bool {
+    /// function only ever called as a statement (`f();`) and not exported, or a function
+    /// called where it stands as a statement (`(function () {...})();`).
+    fn result_unused(&self, text: &str, node: TsNode, results: &Results) -> bool {
+        let is = |n: TsNode, kinds: &[String]| kinds.iter().any(|k| k == n.kind());
         let Some(function) = std::iter::successors(node.parent(), |n| n.parent())
-            .find(|n| FUNCTIONS.contains(&n.kind()))
+            .find(|&n| is(n, &results.functions))
         else {
             return false;
         };
-        match function.kind() {
-            "function_declaration" => {
-                let exported = function
-                    .parent()
-                    .is_some_and(|p| p.kind() == "export_statement");
-                function.child_by_field_name("name").is_some_and(|name| {
-                    !exported && !self.valued.contains(&text[name.byte_range()])
-                })
-            }
-            "function_expression" | "arrow_function" => {
-                let mut callee = function;
-                while let Some(p) = callee
-                    .parent()
-                    .filter(|p| p.kind() == "parenthesized_expression")
-                {
-                    callee = p;
-                }
-                callee.parent().is_some_and(|call| {
-                    call.kind() == "call_expression"
-                        && call
-                            .child_by_field_name("function")
-                            .is_some_and(|f| f.id() == callee.id())
-                        && call
-                            .parent()
-                            .is_some_and(|s| s.kind() == "expression_statement")
-                })
-            }
-            _ => false,
+        if function.kind() == results.declared.0 {
+            let exported = function.parent().is_some_and(|p| is(p, &results.exported));
+            return function
+                .child_by_field_name(&results.declared.1)
+                .is_some_and(|name| !exported && !self.valued.contains(&text[name.byte_range()]));
         }
+        let mut callee = function;
+        while let Some(p) = callee.parent().filter(|&p| is(p, &results.through)) {
+            callee = p;
+        }
+        let (call, field) = &results.callee;
+        callee.parent().is_some_and(|c| {
+            c.kind() == call
+                && c.child_by_field_name(field)
+                    .is_some_and(|f| f.id() == callee.id())
+                && c.parent().is_some_and(|s| s.kind() == results.statement)
+        })
     }
 }
 
