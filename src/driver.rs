@@ -750,7 +750,7 @@ impl<'a> Driver<'a> {
         );
         match &self.progress {
             Some(progress) => progress.println(&line),
-            None => eprintln!("{line}"),
+            None => crate::tell!("{line}"),
         }
     }
 
@@ -1423,7 +1423,7 @@ impl<'a> Driver<'a> {
         };
         let text = &slot.text;
         if self.trace {
-            eprintln!(
+            crate::tell!(
                 "candidate {} of {} bytes: {what} ({how}; {})",
                 self.traced,
                 text.len(),
@@ -1440,7 +1440,7 @@ impl<'a> Driver<'a> {
             if let Err(e) = written
                 && !TOLD.swap(true, std::sync::atomic::Ordering::Relaxed)
             {
-                eprintln!(
+                crate::tell!(
                     "treereduce: cannot keep candidates in {} (TREEREDUCE_TRACE_DIR): {e}",
                     dir.display()
                 );

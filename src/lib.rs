@@ -4,6 +4,16 @@
 //! `reduce`), candidates are rendered by splicing (`render`), re-parsed, and judged by the
 //! user's test (`oracle`). `run` ties it together for the command line.
 
+/// Like `eprintln!`, but a closed or broken stderr (`treereduce ... 2>&1 | head -1`) is no
+/// reason to stop a reduction: what cannot be written is dropped.
+#[macro_export]
+macro_rules! tell {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod cli;
 pub mod driver;
 pub mod error;
@@ -193,7 +203,7 @@ pub fn run(config: &Config) -> Result<Summary> {
         && let Some(error) = Format::markup_error(&config.input, &original)
     {
         // The user most likely meant markup: say why it is reduced by lines.
-        eprintln!(
+        crate::tell!(
             "note: {} is not well-formed XML ({}:{}: {}); reducing it by lines (--format xml shows the error, --format lines silences this note)",
             config.input.display(),
             error.line,
@@ -525,6 +535,38 @@ fn stderr_excerpt(outcome: &Outcome) -> String {
     message
 }
 
+/// The command line that runs the test on the input, as the reducer runs it on a
+/// candidate: the test, its arguments (the input in place of `{}`, else after them).
+fn by_hand(config: &Config) -> String {
+    let input = config.input.display().to_string();
+    let quote = |word: &str| {
+        let plain = !word.is_empty()
+            && word
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+        if plain {
+            word.to_string()
+        } else {
+            format!("'{}'", word.replace('\'', "'\\''"))
+        }
+    };
+    let mut words = vec![quote(&config.test.display().to_string())];
+    let mut substituted = false;
+    for arg in &config.test_args {
+        let arg = arg.to_string_lossy();
+        if arg.contains("{}") {
+            substituted = true;
+            words.push(quote(&arg.replace("{}", &input)));
+        } else {
+            words.push(quote(&arg));
+        }
+    }
+    if !substituted {
+        words.push(quote(&input));
+    }
+    words.join(" ")
+}
+
 fn not_interesting(config: &Config, outcome: &Outcome) -> Error {
     let mut message = format!(
         "the original input is not interesting: {} {} on it{}",
@@ -532,11 +574,7 @@ fn not_interesting(config: &Config, outcome: &Outcome) -> Error {
         verdict(outcome),
         stderr_excerpt(outcome),
     );
-    message.push_str(&format!(
-        "\nrun it by hand to see why: {} {}",
-        config.test.display(),
-        config.input.display()
-    ));
+    message.push_str(&format!("\nrun it by hand to see why: {}", by_hand(config)));
     // By hand it runs where the user stands; here in a folder holding only the candidate.
     let code = outcome.status.and_then(|s| s.code());
     let tail = outcome.stderr_tail.to_lowercase();

@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     let config = match cli.config() {
         Ok(c) => c,
         Err(message) => {
-            eprintln!("treereduce: {message}");
+            treereduce::tell!("treereduce: {message}");
             return ExitCode::from(EXIT_USAGE as u8);
         }
     };
@@ -27,14 +27,14 @@ fn main() -> ExitCode {
             .into_iter()
             .find(|(path, _)| output::same_file(stats, path));
         if let Some((_, what)) = clash {
-            eprintln!(
+            treereduce::tell!(
                 "treereduce: --stats-json {} is the {what} file; choose another path",
                 stats.display()
             );
             return ExitCode::from(EXIT_USAGE as u8);
         }
         if let Err(e) = output::check_writable(stats) {
-            eprintln!("treereduce: --stats-json: {e}");
+            treereduce::tell!("treereduce: --stats-json: {e}");
             return ExitCode::from(EXIT_USAGE as u8);
         }
     }
@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         if INTERRUPTED.swap(true, Ordering::SeqCst) && at.elapsed() >= SAME_SIGNAL {
             oracle::emergency_cleanup();
             output::emergency_cleanup();
-            eprintln!(
+            treereduce::tell!(
                 "treereduce: interrupted again; stopped at once; the output file, if any, holds the last accepted text that a parse confirmed"
             );
             std::process::exit(EXIT_INTERRUPTED);
@@ -60,11 +60,11 @@ fn main() -> ExitCode {
             if let Some(path) = &cli.stats_json
                 && let Err(e) = output::write_atomic(path, &summary.to_json())
             {
-                eprintln!("treereduce: {e}");
+                treereduce::tell!("treereduce: {e}");
                 return ExitCode::from(EXIT_USAGE as u8);
             }
             if config.verbose || summary.interrupted {
-                eprintln!("{summary}");
+                treereduce::tell!("{summary}");
             }
             ExitCode::from(if summary.interrupted {
                 EXIT_INTERRUPTED as u8
@@ -73,7 +73,7 @@ fn main() -> ExitCode {
             })
         }
         Err(e) => {
-            eprintln!("treereduce: {e}");
+            treereduce::tell!("treereduce: {e}");
             ExitCode::from(e.exit_code() as u8)
         }
     }

@@ -158,7 +158,7 @@ impl Progress {
         if let Ok(mut state) = self.inner.state.lock() {
             match &mut state.display {
                 Display::Hidden => {}
-                Display::Bar(bar) => bar.suspend(|| eprintln!("{line}")),
+                Display::Bar(bar) => bar.suspend(|| crate::tell!("{line}")),
                 Display::Lines(sink) => {
                     let _ = writeln!(sink, "{line}");
                 }

@@ -40,6 +40,51 @@ fn uninteresting_original_exits_1_with_status_and_stderr() {
     assert!(!err.contains("fresh folder"), "{err}");
 }
 
+/// The command to run by hand is the one the reducer ran: the test's arguments included,
+/// the input in place of `{}` when one holds it, quoted for a shell.
+#[test]
+fn the_command_to_run_by_hand_keeps_the_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<a><b/></a>").unwrap();
+    let out = treereduce(
+        dir.path(),
+        &["a.xml", "--", "sh", "-c", "grep -q 'x y' \"$1\"", "arg0"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("run it by hand to see why: sh -c 'grep -q '\\''x y'\\'' \"$1\"' arg0 a.xml"),
+        "{err}"
+    );
+    let out = treereduce(dir.path(), &["a.xml", "grep", "--", "-q", "nothing {}"]);
+    assert!(
+        stderr(&out).contains("run it by hand to see why: grep -q 'nothing a.xml'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Progress and trace lines go to stderr; when nobody reads it any more (`2>&1 | head -1`)
+/// the reduction goes on to its end (it used to panic with exit 101 at the first line).
+#[test]
+fn a_closed_stderr_does_not_stop_the_reduction() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<r><a>KEEP</a><b/><c/></r>\n").unwrap();
+    script(dir.path(), "t.sh", "grep -q KEEP \"$1\"");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_treereduce"))
+        .current_dir(dir.path())
+        .args(["a.xml", "./t.sh", "-j", "1", "-o", "out.xml"])
+        .env("TREEREDUCE_TRACE", "1")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let result = std::fs::read_to_string(dir.path().join("out.xml")).unwrap();
+    assert_eq!(result, "<a>KEEP</a>");
+}
+
 /// A test that calls a helper by a relative path works by hand but not in the candidate's
 /// folder: the error says where the test runs.
 #[test]
