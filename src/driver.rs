@@ -1518,7 +1518,11 @@ fn deletions(tree: &Tree, lists: &[Vec<NodeId>]) -> Vec<Vec<Vec<Edit>>> {
                     let node = tree.node(id);
                     let span = node.delete.clone()?;
                     let also = node.also.iter().cloned().map(Edit::delete);
-                    Some(std::iter::once(Edit::delete(span)).chain(also).collect())
+                    let own = Edit {
+                        separators: node.separators.clone(),
+                        ..Edit::delete(span)
+                    };
+                    Some(std::iter::once(own).chain(also).collect())
                 })
                 .collect()
         })

@@ -269,10 +269,7 @@ mod tests {
     fn an_edit_before_a_node_moves_it() {
         let text = "<r><q>long text</q><s><t/></s></r>";
         let mut needed = Needed::default();
-        let edits = [Edit {
-            span: span_of(text, "long text"),
-            text: String::from("x"),
-        }];
+        let edits = [Edit::replace(span_of(text, "long text"), String::from("x"))];
         let after = carried(&mut needed, text, &edits);
         assert_eq!(held(&needed, &after), vec!["t@<t/>".to_string()]);
         let tree = xml().parse(&after).expect("parses");

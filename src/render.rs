@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::tree::Edit;
+use crate::tree::{Edit, Separator};
 
 /// Applies `edits` to `base`. Edits may come in any order. Overlapping deletions merge;
 /// an edit nested inside a deletion is dropped (the deletion wins); of two other
@@ -35,6 +35,8 @@ pub fn splices<'e>(edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str)> {
             .then(b.span.end.cmp(&a.span.end))
     });
     let mut out: Vec<(Range<usize>, &'e str)> = Vec::with_capacity(order.len());
+    // The separators of a list's last item whose deletion is in the last splice.
+    let mut tail: Option<&[Separator]> = None;
     let mut pos = 0;
     let mut last_deletion = false;
     for edit in order {
@@ -46,14 +48,57 @@ pub fn splices<'e>(edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str)> {
                 if let Some(last) = out.last_mut() {
                     last.0.end = end;
                 }
+                tail = edit.separators.as_deref().or(tail);
             }
             continue;
+        }
+        if let Some(separators) = tail.take() {
+            take_separator(&mut out, separators);
         }
         out.push((start..end, edit.text.as_str()));
         pos = end;
         last_deletion = edit.is_deletion();
+        tail = edit.separators.as_deref().filter(|_| last_deletion);
+    }
+    if let Some(separators) = tail {
+        take_separator(&mut out, separators);
     }
     out
+}
+
+/// `out`'s last splice deletes a separated list's last item: when it runs back to where
+/// an item's deletion begins (the deletions just before it included), the separator
+/// before that item goes too.
+fn take_separator(out: &mut Vec<(Range<usize>, &str)>, separators: &[Separator]) {
+    let Some((run, _)) = out.pop() else {
+        return;
+    };
+    let mut start = run.start;
+    // Deletions that end where the run begins are part of it.
+    while let Some((before, text)) = out.last() {
+        if !text.is_empty() || before.end < start {
+            break;
+        }
+        start = start.min(before.start);
+        out.pop();
+    }
+    let Ok(at) = separators.binary_search_by_key(&start, |s| s.before) else {
+        out.push((start..run.end, ""));
+        return;
+    };
+    let separator = separators[at].span.clone();
+    if out
+        .last()
+        .is_some_and(|(last, _)| last.end > separator.start)
+    {
+        // Something before it was edited up to the separator: leave it.
+        out.push((start..run.end, ""));
+    } else if separator.end >= start {
+        out.push((separator.start.min(start)..run.end, ""));
+    } else {
+        out.push((separator, ""));
+        out.push((start..run.end, ""));
+    }
 }
 
 #[cfg(test)]
@@ -78,19 +123,13 @@ mod tests {
     #[test]
     fn nested_edit_inside_deletion_is_dropped() {
         let outer = del(2, 8);
-        let inner = Edit {
-            span: 3..5,
-            text: "X".into(),
-        };
+        let inner = Edit::replace(3..5, "X".into());
         assert_eq!(render("0123456789", &[&inner, &outer]), "0189");
     }
 
     #[test]
     fn replacement_and_deletion() {
-        let r = Edit {
-            span: 0..2,
-            text: "ab".into(),
-        };
+        let r = Edit::replace(0..2, "ab".into());
         let d = del(5, 7);
         assert_eq!(render("0123456789", &[&d, &r]), "ab234789");
     }

@@ -3,6 +3,7 @@
 //! edits each node allows; it never decides what to try (that is `driver`'s job).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Index of a node in its [`Tree`]'s arena. Copy, small, and only meaningful for the tree
 /// that produced it.
@@ -24,14 +25,35 @@ pub struct Edit {
     pub span: Range<usize>,
     /// Replacement text.
     pub text: String,
+    /// For the deletion of a separated list's last item: the separators that go when the
+    /// deletion runs back to an item's start (see [`Separator`]).
+    pub separators: Option<Arc<[Separator]>>,
+}
+
+/// The separator before an item of a separated list (`,` in `f(a, b)`, with the spaces
+/// after it): when the deletion of the list's last item, merged with those of the items
+/// before it, begins at `before` (where the deletion of that item begins), `span` goes too,
+/// so that the list's tail goes with no separator left behind (`f(a, )`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Separator {
+    /// Where the deletion of the item after the separator begins.
+    pub before: usize,
+    /// The separator's bytes.
+    pub span: Range<usize>,
 }
 
 impl Edit {
     /// An edit that removes `span`.
     pub fn delete(span: Range<usize>) -> Self {
+        Edit::replace(span, String::new())
+    }
+
+    /// An edit that puts `text` in place of `span`.
+    pub fn replace(span: Range<usize>, text: String) -> Self {
         Edit {
             span,
-            text: String::new(),
+            text,
+            separators: None,
         }
     }
 
@@ -76,6 +98,9 @@ pub struct Node {
     /// names it elsewhere and would be an error without it (a module's `export { a }`
     /// specifier of a declaration of `a`). Empty for most nodes.
     pub also: Vec<Range<usize>>,
+    /// For the last item of a separated list: the separators its deletion may take along
+    /// (see [`Separator`]).
+    pub separators: Option<Arc<[Separator]>>,
     /// Ways to rewrite the node other than deleting it (placeholder, unwrap, hoist), smallest
     /// result first. Each is a set of edits inside `span`; expressing an unwrap as the
     /// deletion of two tags lets rewrites of nested nodes compose.
@@ -107,6 +132,7 @@ impl Tree {
                 span: 0..len,
                 delete: None,
                 also: Vec::new(),
+                separators: None,
                 alternatives: Vec::new(),
                 parent: None,
                 depth: 0,

@@ -129,6 +129,7 @@ impl Frontend for Lines {
                     delete: Some(span.clone()),
                     span,
                     also: Vec::new(),
+                    separators: None,
                     alternatives: Vec::new(),
                     parent: None,
                     depth: 0,

@@ -7,12 +7,13 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
 
 use super::SyntaxError;
-use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Node, NodeId, NodeKind, Separator, Tree};
 
 /// A valid text's tree-sitter tree, known by the hash of the text.
 struct Parsed {
@@ -389,6 +390,20 @@ struct Optional {
     unless_parent_has: Vec<String>,
     /// Not when the node has a child of one of these kinds (`var [a]` needs one too).
     unless_sibling: Vec<String>,
+}
+
+/// How the children of a node go.
+struct ChildDeletes {
+    /// The deletion span of each child (by index).
+    deletes: Vec<Option<Range<usize>>>,
+    /// Whether each child is a list item.
+    in_list: Vec<bool>,
+    /// Whether any set of the items may go without breaking the parse (see
+    /// [`List::stays_valid`]).
+    stays_valid: bool,
+    /// The separators of the list's last item, with its child index (see
+    /// [`tail_separators`]).
+    tail: Option<(usize, Arc<[Separator]>)>,
 }
 
 /// A piece of a replacement template.
@@ -1069,6 +1084,8 @@ impl Grammar {
             position: Option<(TsNode<'t>, Option<&'t str>)>,
             /// The positions (parent kind, field) this node begins, its own last.
             leads: Vec<(&'t str, Option<&'t str>)>,
+            /// For a separated list's last item (see [`Node::separators`]).
+            separators: Option<Arc<[Separator]>>,
         }
         let mut tree = Tree::new(text.len());
         let uses = if self
@@ -1089,6 +1106,7 @@ impl Grammar {
             in_list: false,
             position: None,
             leads: Vec::new(),
+            separators: None,
         }];
         while let Some(p) = stack.pop() {
             let info = self.info(p.node);
@@ -1107,10 +1125,9 @@ impl Grammar {
                 if p.delete.is_none() && alternatives.is_empty() {
                     p.parent
                 } else {
-                    tree.push(
-                        p.parent,
-                        leaf(NodeKind::Element, p.node, p.delete, alternatives),
-                    )
+                    let mut node = leaf(NodeKind::Element, p.node, p.delete, alternatives);
+                    node.separators = p.separators;
+                    tree.push(p.parent, node)
                 }
             };
             if limit.is_some_and(|limit| tree.node(id).depth >= limit) {
@@ -1120,8 +1137,12 @@ impl Grammar {
                 continue;
             }
             let children = children(p.node, &mut cursor);
-            let (deletes, in_list, items_stay_valid) =
-                self.child_deletes(text, p.node, parent, &children);
+            let ChildDeletes {
+                deletes,
+                in_list,
+                stays_valid: items_stay_valid,
+                tail,
+            } = self.child_deletes(text, p.node, parent, &children);
             for (i, (child, field)) in children.iter().enumerate().rev() {
                 if !child.is_named() {
                     continue;
@@ -1144,6 +1165,10 @@ impl Grammar {
                     Vec::new()
                 };
                 leads.push((p.node.kind(), *field));
+                let separators = tail
+                    .as_ref()
+                    .filter(|(last, _)| *last == i)
+                    .map(|(_, s)| s.clone());
                 stack.push(Pending {
                     node: *child,
                     parent: id,
@@ -1151,6 +1176,7 @@ impl Grammar {
                     in_list: in_list[i],
                     position: Some((p.node, *field)),
                     leads,
+                    separators,
                 });
             }
         }
@@ -1160,18 +1186,18 @@ impl Grammar {
         tree
     }
 
-    /// The deletion span of each child (by index), whether it is a list item, and whether
-    /// any set of the items may go without breaking the parse (see [`List::stays_valid`]).
+    /// How the children of a node go (see [`ChildDeletes`]).
     fn child_deletes(
         &self,
         text: &str,
         node: TsNode,
         parent: Option<TsNode>,
         children: &[(TsNode, Option<&str>)],
-    ) -> (Vec<Option<Range<usize>>>, Vec<bool>, bool) {
+    ) -> ChildDeletes {
         let mut deletes = vec![None; children.len()];
         let mut in_list = vec![false; children.len()];
         let mut stays_valid = false;
+        let mut tail = None;
         let info = self.info(node);
         if let Some(list) = info.list.and_then(|i| self.lists.get(i)) {
             let items: Vec<usize> = (0..children.len())
@@ -1202,6 +1228,7 @@ impl Grammar {
                 for (k, &i) in items.iter().enumerate() {
                     deletes[i] = Some(item_delete(text, list, children, &items, k));
                 }
+                tail = tail_separators(text, list, children, &items, &deletes);
             }
             stays_valid = list.stays_valid && min_items == 0;
         }
@@ -1256,7 +1283,12 @@ impl Grammar {
             }
             deletes[i] = Some(start..children[i].0.end_byte());
         }
-        (deletes, in_list, stays_valid)
+        ChildDeletes {
+            deletes,
+            in_list,
+            stays_valid,
+            tail,
+        }
     }
 
     /// Replacement texts for `node`, shortest first, each strictly shorter than the node.
@@ -1506,10 +1538,7 @@ fn leaf(
     let alternatives = alternatives
         .into_iter()
         .map(|alternative| match alternative {
-            Alternative::Text(text) => vec![Edit {
-                span: span.clone(),
-                text,
-            }],
+            Alternative::Text(text) => vec![Edit::replace(span.clone(), text)],
             Alternative::Keep(r) => [span.start..r.start, r.end..span.end]
                 .into_iter()
                 .filter(|d| !d.is_empty())
@@ -1523,6 +1552,7 @@ fn leaf(
         span,
         delete,
         also: Vec::new(),
+        separators: None,
         alternatives,
         parent: None,
         depth: 0,
@@ -1606,6 +1636,52 @@ fn item_delete(
     } else {
         item_span(text, span.start, end)
     }
+}
+
+/// The separators the deletion of a separated list's last item may take along (see
+/// [`Separator`]), with that item's child index; none for a list written with a separator
+/// after its last item (its style allows one: `[\n  1,\n  2,\n]` keeps `1,`).
+fn tail_separators(
+    text: &str,
+    list: &List,
+    children: &[(TsNode, Option<&str>)],
+    items: &[usize],
+    deletes: &[Option<Range<usize>>],
+) -> Option<(usize, Arc<[Separator]>)> {
+    let sep = list.separator.as_deref().filter(|_| !list.exact)?;
+    let (&last, _) = items.split_last()?;
+    // The separator token among `children[range]`, comments skipped.
+    let token = |range: Range<usize>| {
+        children[range]
+            .iter()
+            .map(|(c, _)| *c)
+            .find(|c| !c.is_extra())
+            .filter(|c| !c.is_named() && &text[c.byte_range()] == sep)
+    };
+    if token(last + 1..children.len()).is_some() {
+        return None;
+    }
+    let separators: Vec<Separator> = items
+        .windows(2)
+        .filter_map(|pair| {
+            let (previous, item) = (pair[0], pair[1]);
+            let before = deletes[item].as_ref()?.start;
+            let token = token(previous + 1..item)?;
+            let from = children[previous].0.end_byte();
+            // Up to the item's deletion when only spaces lie between (`a, b`), else the
+            // token alone (`a,` at the end of its line).
+            let spaces = text
+                .get(token.end_byte()..before)?
+                .bytes()
+                .all(|b| b == b' ' || b == b'\t');
+            let end = if spaces { before } else { token.end_byte() };
+            Some(Separator {
+                before,
+                span: from..end,
+            })
+        })
+        .collect();
+    Some((last, separators.into()))
 }
 
 /// The bytes that go with a node that may stand on lines of its own: those lines when it

@@ -108,6 +108,7 @@ fn node(kind: NodeKind, label: String, span: Range<usize>, delete: Option<Range<
         span,
         delete,
         also: Vec::new(),
+        separators: None,
         alternatives: Vec::new(),
         parent: None,
         depth: 0,
@@ -569,17 +570,14 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         _ => PROFILE.placeholder.clone(),
     };
     if positional && text[range.clone()] != placeholder {
-        alternatives.push(vec![Edit {
-            span: range.clone(),
-            text: placeholder,
-        }]);
+        alternatives.push(vec![Edit::replace(range.clone(), placeholder)]);
     }
     // `<a>  </a>` says the same as `<a/>`.
     if !tag.empty && text[content.clone()].chars().all(is_xml_space) {
-        alternatives.push(vec![Edit {
-            span: tag.end - 1..range.end,
-            text: String::from("/>"),
-        }]);
+        alternatives.push(vec![Edit::replace(
+            tag.end - 1..range.end,
+            String::from("/>"),
+        )]);
     }
     // A text's range is taken from its neighbours (see `add_text`), so a text that begins
     // with a reference to an entity (whose range lies in the DOCTYPE) is no reason.
@@ -665,10 +663,7 @@ fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
     if declarations.is_empty() {
         return None;
     }
-    Some(Edit {
-        span: own.name_end..own.name_end,
-        text: declarations,
-    })
+    Some(Edit::replace(own.name_end..own.name_end, declarations))
 }
 
 /// True when `attribute` (its text, name first) declares a W3C namespace, such as
