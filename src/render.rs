@@ -66,9 +66,9 @@ pub fn splices<'e>(edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str)> {
     out
 }
 
-/// `out`'s last splice deletes a separated list's last item: when it runs back to where
-/// an item's deletion begins (the deletions just before it included), the separator
-/// before that item goes too.
+/// `out`'s last splice deletes a separated list's last item: when it runs back to an item
+/// (the deletions just before it included) and begins after the separator before that
+/// item, the separator goes too.
 fn take_separator(out: &mut Vec<(Range<usize>, &str)>, separators: &[Separator]) {
     let Some((run, _)) = out.pop() else {
         return;
@@ -82,21 +82,27 @@ fn take_separator(out: &mut Vec<(Range<usize>, &str)>, separators: &[Separator])
         start = start.min(before.start);
         out.pop();
     }
-    let Ok(at) = separators.binary_search_by_key(&start, |s| s.before) else {
+    // The separator whose item is the first one the run reaches.
+    let at = separators.partition_point(|s| s.reach < start);
+    let Some(separator) = separators
+        .get(at)
+        .filter(|s| s.token.end <= start && s.reach < run.end)
+    else {
         out.push((start..run.end, ""));
         return;
     };
-    let separator = separators[at].span.clone();
-    if out
-        .last()
-        .is_some_and(|(last, _)| last.end > separator.start)
-    {
-        // Something before it was edited up to the separator: leave it.
+    let token = separator.token.clone();
+    // Splices between the separator and the run (a comment's deletion) stay where they are.
+    let at = out.partition_point(|(span, _)| span.start < token.start);
+    let clear = out[..at].last().is_none_or(|(s, _)| s.end <= token.start)
+        && out.get(at).is_none_or(|(s, _)| s.start >= token.end);
+    if !clear {
+        // Something else was edited on the separator: leave it.
         out.push((start..run.end, ""));
-    } else if separator.end >= start {
-        out.push((separator.start.min(start)..run.end, ""));
+    } else if start <= separator.joined {
+        out.push((token.start..run.end, ""));
     } else {
-        out.push((separator, ""));
+        out.insert(at, (token, ""));
         out.push((start..run.end, ""));
     }
 }

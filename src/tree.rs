@@ -30,16 +30,19 @@ pub struct Edit {
     pub separators: Option<Arc<[Separator]>>,
 }
 
-/// The separator before an item of a separated list (`,` in `f(a, b)`, with the spaces
-/// after it): when the deletion of the list's last item, merged with those of the items
-/// before it, begins at `before` (where the deletion of that item begins), `span` goes too,
-/// so that the list's tail goes with no separator left behind (`f(a, )`).
+/// The separator before an item of a separated list (`,` in `f(a, b)`): when the deletion
+/// of the list's last item, merged with those of the items before it, begins between the
+/// separator and that item (only spaces and comments lie there), the separator goes too, so
+/// that the list's tail goes with no separator left behind (`f(a, )`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Separator {
-    /// Where the deletion of the item after the separator begins.
-    pub before: usize,
-    /// The separator's bytes.
-    pub span: Range<usize>,
+    /// The separator's bytes, from the end of the item before it.
+    pub token: Range<usize>,
+    /// Where the item after it begins.
+    pub reach: usize,
+    /// The end of the spaces after the separator on its line: a deletion that begins
+    /// there or before takes those spaces too (`f(a)`, not `f(a )`).
+    pub joined: usize,
 }
 
 impl Edit {

@@ -1665,19 +1665,16 @@ fn tail_separators(
         .windows(2)
         .filter_map(|pair| {
             let (previous, item) = (pair[0], pair[1]);
-            let before = deletes[item].as_ref()?.start;
-            let token = token(previous + 1..item)?;
-            let from = children[previous].0.end_byte();
-            // Up to the item's deletion when only spaces lie between (`a, b`), else the
-            // token alone (`a,` at the end of its line).
-            let spaces = text
-                .get(token.end_byte()..before)?
+            deletes[item].as_ref()?;
+            let end = token(previous + 1..item)?.end_byte();
+            let blanks = text[end..]
                 .bytes()
-                .all(|b| b == b' ' || b == b'\t');
-            let end = if spaces { before } else { token.end_byte() };
+                .take_while(|&b| b == b' ' || b == b'\t')
+                .count();
             Some(Separator {
-                before,
-                span: from..end,
+                token: children[previous].0.end_byte()..end,
+                reach: children[item].0.start_byte(),
+                joined: end + blanks,
             })
         })
         .collect();
