@@ -536,9 +536,8 @@ fn stderr_excerpt(outcome: &Outcome) -> String {
 }
 
 /// The command line that runs the test on the input, as the reducer runs it on a
-/// candidate: the test, its arguments (the input in place of `{}`, else after them).
+/// candidate (see [`oracle::test_arguments`]), quoted for a shell.
 fn by_hand(config: &Config) -> String {
-    let input = config.input.display().to_string();
     let quote = |word: &str| {
         let plain = !word.is_empty()
             && word
@@ -550,21 +549,12 @@ fn by_hand(config: &Config) -> String {
             format!("'{}'", word.replace('\'', "'\\''"))
         }
     };
-    let mut words = vec![quote(&config.test.display().to_string())];
-    let mut substituted = false;
-    for arg in &config.test_args {
-        let arg = arg.to_string_lossy();
-        if arg.contains("{}") {
-            substituted = true;
-            words.push(quote(&arg.replace("{}", &input)));
-        } else {
-            words.push(quote(&arg));
-        }
-    }
-    if !substituted {
-        words.push(quote(&input));
-    }
-    words.join(" ")
+    let arguments = oracle::test_arguments(&config.test_args, &config.input);
+    std::iter::once(config.test.as_os_str())
+        .chain(arguments.iter().map(|a| a.as_os_str()))
+        .map(|word| quote(&word.to_string_lossy()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn not_interesting(config: &Config, outcome: &Outcome) -> Error {

@@ -187,6 +187,25 @@ pub struct Oracle {
     progress: Option<Progress>,
 }
 
+/// The arguments a test gets for `file`: `args`, with `file` in place of `{}` where an
+/// argument holds it, else after them.
+pub fn test_arguments(args: &[OsString], file: &Path) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len() + 1);
+    let mut substituted = false;
+    for arg in args {
+        if let Some(s) = arg.to_str().filter(|s| s.contains("{}")) {
+            out.push(s.replace("{}", &file.to_string_lossy()).into());
+            substituted = true;
+        } else {
+            out.push(arg.clone());
+        }
+    }
+    if !substituted {
+        out.push(file.into());
+    }
+    out
+}
+
 impl Oracle {
     /// Checks that the test can be run and makes the private temporary root (under `TMPDIR`).
     pub fn new(mut config: OracleConfig) -> Result<Self> {
@@ -269,18 +288,7 @@ impl Oracle {
 
     fn command(&self, candidate: &Path) -> Command {
         let mut command = Command::new(&self.config.command);
-        let mut substituted = false;
-        for arg in &self.config.args {
-            if let Some(s) = arg.to_str().filter(|s| s.contains("{}")) {
-                command.arg(s.replace("{}", &candidate.to_string_lossy()));
-                substituted = true;
-            } else {
-                command.arg(arg);
-            }
-        }
-        if !substituted {
-            command.arg(candidate);
-        }
+        command.args(test_arguments(&self.config.args, candidate));
         command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -1592,14 +1592,8 @@ fn item_delete(
         return span;
     }
     // The token right after the item, skipping comments.
-    let next_token = |token: &str| {
-        children[items[k] + 1..]
-            .iter()
-            .map(|(c, _)| *c)
-            .find(|c| !c.is_extra())
-            .filter(|c| !c.is_named() && &text[c.byte_range()] == token)
-            .map(|c| c.end_byte())
-    };
+    let next_token =
+        |token: &str| first_token(text, &children[items[k] + 1..], token).map(|c| c.end_byte());
     // Comments after the item on its last line go with it (`f(); // why`).
     let with_comments = |mut end: usize| {
         for (c, _) in &children[items[k] + 1..] {
@@ -1638,6 +1632,19 @@ fn item_delete(
     }
 }
 
+/// The first of `children` that is no comment, when it is the anonymous `token`.
+fn first_token<'t>(
+    text: &str,
+    children: &[(TsNode<'t>, Option<&str>)],
+    token: &str,
+) -> Option<TsNode<'t>> {
+    children
+        .iter()
+        .map(|(c, _)| *c)
+        .find(|c| !c.is_extra())
+        .filter(|c| !c.is_named() && &text[c.byte_range()] == token)
+}
+
 /// The separators the deletion of a separated list's last item may take along (see
 /// [`Separator`]), with that item's child index; none for a list written with a separator
 /// after its last item (its style allows one: `[\n  1,\n  2,\n]` keeps `1,`).
@@ -1650,14 +1657,7 @@ fn tail_separators(
 ) -> Option<(usize, Arc<[Separator]>)> {
     let sep = list.separator.as_deref().filter(|_| !list.exact)?;
     let (&last, _) = items.split_last()?;
-    // The separator token among `children[range]`, comments skipped.
-    let token = |range: Range<usize>| {
-        children[range]
-            .iter()
-            .map(|(c, _)| *c)
-            .find(|c| !c.is_extra())
-            .filter(|c| !c.is_named() && &text[c.byte_range()] == sep)
-    };
+    let token = |range: Range<usize>| first_token(text, &children[range], sep);
     if token(last + 1..children.len()).is_some() {
         return None;
     }
