@@ -20,7 +20,7 @@ use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::progress::Progress;
 use crate::reduce::{Strategy, StrategyKind, StrategyOptions};
 use crate::render::{render, splices};
-use crate::tree::{Edit, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 use crate::{output, tokens};
 
 /// How the nodes of one depth are grouped into lists.
@@ -186,6 +186,9 @@ pub struct Driver<'a> {
     /// The lists now run are HDD*'s second or later round over a depth (see
     /// [`StrategyOptions::dense`]).
     dense: bool,
+    /// The rewrite lists now run offer every alternative, also those that delete a node
+    /// proven needed (see [`Driver::all_passes`]).
+    unlikely_too: bool,
     /// Number of accepted candidates so far: a cheap "has the text changed" check.
     accepted: usize,
     /// A tree of a text made already (by the parse that confirmed a list's text, by the
@@ -345,6 +348,7 @@ impl<'a> Driver<'a> {
             progress: None,
             pass_name: String::new(),
             dense: false,
+            unlikely_too: false,
             accepted: 0,
             ready: None,
             oracle_time: (Duration::ZERO, 0),
@@ -424,10 +428,26 @@ impl<'a> Driver<'a> {
 
     fn all_passes(&mut self) -> Result<()> {
         // HDD* runs to its own fixed point, so only a rewrite can give it new work.
+        // Deletions and rewrites that take away a node proven needed (an `if` replaced by
+        // its consequent while its `else` is needed) fail where the test is monotone, and
+        // are not asked. Markup tests are; code is not always (`f(x)`, needing `x`, may
+        // still fail the same way as `f`), so in code they are asked last, once the
+        // likely edits are at their fixed point, when most of them are gone with the
+        // nodes those removed (a chain of `else if` hoisted away).
         loop {
             self.hdd()?;
             let before = self.current.len();
             self.rewrite_passes()?;
+            if self.current.len() != before {
+                continue;
+            }
+            if self.frontend.needs_are_local() {
+                break;
+            }
+            self.unlikely_too = true;
+            let outcome = self.hdd().and_then(|()| self.rewrite_passes());
+            self.unlikely_too = false;
+            outcome?;
             if self.current.len() == before {
                 break;
             }
@@ -521,6 +541,7 @@ impl<'a> Driver<'a> {
                 node.delete.is_some()
                     && node.kind != NodeKind::Whitespace
                     && !needed.holds(node, needed::DELETE)
+                    && (self.unlikely_too || !needed.deleted_by(&deletion_edits(node)))
             })
             .collect();
         match self.options.grouping {
@@ -589,7 +610,7 @@ impl<'a> Driver<'a> {
             if !tree.ids().any(|id| tree.node(id).alternatives.len() > rank) {
                 return Ok(());
             }
-            let (items, subjects) = rewrites(&tree, rank, &self.needed);
+            let (items, subjects) = rewrites(&tree, rank, &self.needed, self.unlikely_too);
             rank += 1;
             if items.is_empty() {
                 continue;
@@ -1296,7 +1317,8 @@ impl<'a> Driver<'a> {
             Following::Rewrite(rank) => {
                 let text = render(base, edits);
                 let tree = self.frontend.parse(&text).ok()?;
-                let (items, _) = rewrites(&tree, rank, &self.needed_after(edits));
+                let needed = self.needed_after(edits);
+                let (items, _) = rewrites(&tree, rank, &needed, self.unlikely_too);
                 (Cow::Owned(text), Vec::new(), Cow::Owned(items), None, false)
             }
         };
@@ -1514,30 +1536,47 @@ fn deletions(tree: &Tree, lists: &[Vec<NodeId>]) -> Vec<Vec<Vec<Edit>>> {
         .iter()
         .map(|list| {
             list.iter()
-                .filter_map(|&id| {
-                    let node = tree.node(id);
-                    let span = node.delete.clone()?;
-                    let also = node.also.iter().cloned().map(Edit::delete);
-                    let own = Edit {
-                        separators: node.separators.clone(),
-                        ..Edit::delete(span)
-                    };
-                    Some(std::iter::once(own).chain(also).collect())
-                })
+                .map(|&id| deletion_edits(tree.node(id)))
+                .filter(|edits| !edits.is_empty())
                 .collect()
         })
         .collect()
 }
 
+/// The edits that delete `node` (none when it cannot be deleted): its deletion span and
+/// the spans that go with it.
+fn deletion_edits(node: &Node) -> Vec<Edit> {
+    let Some(span) = node.delete.clone() else {
+        return Vec::new();
+    };
+    let also = node.also.iter().cloned().map(Edit::delete);
+    let own = Edit {
+        separators: node.separators.clone(),
+        ..Edit::delete(span)
+    };
+    std::iter::once(own).chain(also).collect()
+}
+
 /// The rewrite items of one rank (every node's alternative of that rank, but those known
-/// to fail), and what they are.
-fn rewrites(tree: &Tree, rank: usize, needed: &Needed) -> (Vec<Vec<Edit>>, Vec<Subject>) {
+/// to fail, and unless `unlikely_too` those that delete a node proven needed), and what
+/// they are.
+fn rewrites(
+    tree: &Tree,
+    rank: usize,
+    needed: &Needed,
+    unlikely_too: bool,
+) -> (Vec<Vec<Edit>>, Vec<Subject>) {
     let what = needed::rewrite(rank);
     tree.ids()
         .filter(|&id| !needed.holds(tree.node(id), what))
         .filter_map(|id| {
-            let edits = tree.node(id).alternatives.get(rank)?.clone();
-            Some((edits, Subject::of(tree, id, what)?))
+            let edits = tree.node(id).alternatives.get(rank)?;
+            // A hoist that throws away a needed node (an `if` replaced by its consequent,
+            // its needed `else` gone) fails where the test is monotone.
+            if !unlikely_too && needed.deleted_by(edits) {
+                return None;
+            }
+            Some((edits.clone(), Subject::of(tree, id, what)?))
         })
         .unzip()
 }

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::tree::{Node, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// Which edit of a node a record is about.
 pub const DELETE: u32 = 0;
@@ -141,6 +141,37 @@ impl Needed {
                     .iter()
                     .any(|r| r.what == what && r.label == node.label)
             })
+    }
+
+    /// True when `edits` delete the whole of a node recorded as needed (its deletion
+    /// failed): by monotonicity a candidate that removes that node and more fails too.
+    /// Only deletions count (a replacement may hold the node's text again); deletions
+    /// that meet or overlap are taken as one.
+    pub fn deleted_by<'e>(&self, edits: impl IntoIterator<Item = &'e Edit>) -> bool {
+        if self.by_span.is_empty() {
+            return false;
+        }
+        let mut spans: Vec<Range<usize>> = edits
+            .into_iter()
+            .filter(|e| e.text.is_empty() && !e.span.is_empty())
+            .map(|e| e.span.clone())
+            .collect();
+        spans.sort_by_key(|span| span.start);
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+        for span in spans {
+            match merged.last_mut() {
+                Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+                _ => merged.push(span),
+            }
+        }
+        merged.iter().any(|range| {
+            self.by_span
+                .range((range.start, range.start)..)
+                .take_while(|&(&(start, _), _)| start < range.end)
+                .any(|(&(start, end), records)| {
+                    start < end && end <= range.end && records.iter().any(|r| r.what == DELETE)
+                })
+        })
     }
 
     /// Moves the records to the text that `splices` (disjoint, ascending replacements of
@@ -293,6 +324,32 @@ mod tests {
         assert!(!needed.holds(other.node(b), DELETE));
         other.node_mut(b).label = String::from("a");
         assert!(needed.holds(other.node(b), DELETE));
+    }
+
+    #[test]
+    fn deletions_that_take_away_a_needed_node_are_seen() {
+        let text = "<r><a><b/></a><c/></r>";
+        let mut needed = Needed::default();
+        needed.record_all(&xml().parse(text).expect("parses"));
+        let b = span_of(text, "<b/>");
+        // The node itself, or more.
+        assert!(needed.deleted_by(&[Edit::delete(b.clone())]));
+        assert!(needed.deleted_by(&[Edit::delete(span_of(text, "<a><b/></a>"))]));
+        // Two deletions that meet take it away together.
+        let halves = [
+            Edit::delete(b.start + 2..b.end),
+            Edit::delete(b.start..b.start + 2),
+        ];
+        assert!(needed.deleted_by(&halves));
+        // Part of it, tags around it, or a replacement that may hold it again: no.
+        assert!(!needed.deleted_by(&[Edit::delete(b.start..b.end - 1)]));
+        let tags = [
+            Edit::delete(span_of(text, "<a>")),
+            Edit::delete(span_of(text, "</a>")),
+        ];
+        assert!(!needed.deleted_by(&tags));
+        assert!(!needed.deleted_by(&[Edit::replace(b, String::from("<b/>"))]));
+        assert!(!Needed::default().deleted_by(&halves));
     }
 
     #[test]

@@ -45,6 +45,53 @@ fn needed_nodes_are_not_asked_again_after_a_rewrite() {
     }
 }
 
+/// A rewrite that would take away a node proven needed is not asked in markup: hoisting
+/// `<r>` to `<p>` (or, once `<p>` is unwrapped, to `<a>`) throws away `<q>`, whose
+/// deletion failed, so it fails too.
+#[test]
+fn a_rewrite_taking_away_a_needed_node_is_not_asked_in_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        "<r>\n  <p>\n    <a>k</a>\n  </p>\n  <q>m</q>\n</r>\n",
+        "grep -q '>k<' \"$1\" && grep -q '>m<' \"$1\"",
+    );
+    assert_eq!(result, "<r><a>k</a><q>m</q></r>");
+    // Deleting <q> was asked, and failed.
+    assert!(
+        asked.iter().any(|a| a == "<r><p><a>k</a></p></r>"),
+        "{asked:?}"
+    );
+    for hoist in ["<p><a>k</a></p>", "<a>k</a>", "<q>m</q>", "<r><a>k</a></r>"] {
+        assert!(!asked.iter().any(|a| a == hoist), "{hoist} in {asked:?}");
+    }
+}
+
+/// In code such a rewrite is still asked, last: a test may be satisfied by `f` where
+/// `f()` fails. Deleting the argument `x` fails here, the hoist of `g(x)` to `g` (which
+/// takes `x` away) does not.
+#[test]
+fn a_rewrite_taking_away_a_needed_node_is_asked_last_in_code() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("in.js"),
+        "function g(a) {\n  return a;\n}\nvar x = 2;\nvar y = g(x);\n",
+    )
+    .unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "grep -q 'y = g' \"$1\" && ! grep -q 'g()' \"$1\"",
+    );
+    let out = treereduce(
+        dir.path(),
+        &["in.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    assert_eq!(result, "var y = g;\n");
+}
+
 /// A node whose parent a rewrite changed is asked about again: `<c/>` is needed only
 /// while `<w>` is there, and goes once `<w>` is unwrapped.
 #[test]
