@@ -487,6 +487,13 @@ impl<'a> Driver<'a> {
             round += 1;
             let before = self.current.len();
             let rollbacks = self.rollbacks;
+            if round > 1 {
+                self.hdd_bottom_up(&mut settled, round)?;
+                if self.current.len() == before && self.rollbacks == rollbacks {
+                    return Ok(());
+                }
+                continue;
+            }
             let mut depth = 1;
             // Re-parse only after a change; index nodes by depth once per parse, so a
             // deep tree costs linear work per round, not quadratic. A tree holds the
@@ -520,7 +527,8 @@ impl<'a> Driver<'a> {
                 if settled[at] != Some(self.accepted) {
                     let lists = self.lists(tree, nodes, &self.needed);
                     let rolled_back = self.rollbacks;
-                    self.delete_pass(tree, &lists, depth, round)?;
+                    let following = Following::Depth(depth + 1);
+                    self.delete_pass(tree, &lists, depth, round, following)?;
                     settled[at] = (self.rollbacks == rolled_back).then_some(self.accepted);
                 }
                 depth += 1;
@@ -529,6 +537,76 @@ impl<'a> Driver<'a> {
                 return Ok(());
             }
         }
+    }
+
+    /// One later round of HDD*, from the deepest depth up. Its lists hold what the first
+    /// round kept, mostly the ancestors of what the test needs; a node whose deletion fails
+    /// makes the deletion of each of its ancestors fail on the same text (it deletes that
+    /// node too), so once a depth's list ends with nothing accepted, the ancestors of its
+    /// nodes are not asked (an `else if` chain holding the needed statement: one call for
+    /// the deepest branch, none for the 27 around it). Only what failed on the very text
+    /// asked about counts, so a deletion that a change elsewhere made possible (a method
+    /// and its only call) is still found. After an accepted deletion the tree is built
+    /// again and what was known is forgotten.
+    fn hdd_bottom_up(&mut self, settled: &mut Vec<Option<usize>>, round: usize) -> Result<()> {
+        let mut tree = self.parse_current_to(None)?;
+        let mut built_at = self.accepted;
+        let mut index = tree.depth_index();
+        // Nodes of `tree` whose deletion fails on its text: ancestors of one that does.
+        let mut implied: BTreeSet<NodeId> = BTreeSet::new();
+        let mut depth = index.len().saturating_sub(1);
+        while depth >= 1 {
+            if self.accepted != built_at {
+                tree = self.parse_current_to(None)?;
+                built_at = self.accepted;
+                index = tree.depth_index();
+                implied.clear();
+                // The text lost nodes: the depths below may be fewer now.
+                depth = depth.min(index.len().saturating_sub(1));
+                if depth == 0 {
+                    break;
+                }
+            }
+            if settled.len() <= depth {
+                settled.resize(depth + 1, None);
+            }
+            let nodes = &index[depth];
+            let asked = settled[depth] != Some(self.accepted);
+            if asked {
+                let lists: Vec<Vec<NodeId>> = self
+                    .lists(&tree, nodes, &self.needed)
+                    .into_iter()
+                    .map(|list| {
+                        list.into_iter()
+                            .filter(|id| !implied.contains(id))
+                            .collect()
+                    })
+                    .collect();
+                let rolled_back = self.rollbacks;
+                let level = u32::try_from(depth).unwrap_or(u32::MAX);
+                self.delete_pass(&tree, &lists, level, round, Following::Unknown)?;
+                settled[depth] = (self.rollbacks == rolled_back).then_some(self.accepted);
+            }
+            // Every deletable node of this depth fails on this text when nothing was
+            // accepted: each was asked in vain, is known to fail, or its list had settled.
+            if self.accepted == built_at {
+                for &id in nodes {
+                    let node = tree.node(id);
+                    if node.delete.is_none() || node.kind == NodeKind::Whitespace {
+                        continue;
+                    }
+                    let mut up = node.parent;
+                    while let Some(parent) = up {
+                        if !implied.insert(parent) {
+                            break;
+                        }
+                        up = tree.node(parent).parent;
+                    }
+                }
+            }
+            depth -= 1;
+        }
+        Ok(())
     }
 
     /// The deletion lists of one depth, without the nodes known to be `needed`.
@@ -568,6 +646,7 @@ impl<'a> Driver<'a> {
         lists: &[Vec<NodeId>],
         depth: u32,
         round: usize,
+        following: Following,
     ) -> Result<()> {
         let items: usize = lists.iter().map(Vec::len).sum();
         if items == 0 {
@@ -578,7 +657,6 @@ impl<'a> Driver<'a> {
             lists.len()
         ));
         let lists = deletions(tree, lists);
-        let following = Following::Depth(depth + 1);
         // A later round's lists hold what the earlier ones kept, each proven needed then.
         self.dense = round > 1;
         // No deletion is recorded as it fails: HDD*'s next round is there for the
@@ -650,7 +728,7 @@ impl<'a> Driver<'a> {
                 node.delete.is_some() && locked.contains(&node.label)
             })
             .collect();
-        self.delete_pass(&tree, &[freed], 1, 1)
+        self.delete_pass(&tree, &[freed], 1, 1, Following::Depth(2))
     }
 
     fn shrink_words_and_characters(&mut self) -> Result<()> {

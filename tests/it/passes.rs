@@ -92,6 +92,53 @@ fn a_rewrite_taking_away_a_needed_node_is_asked_last_in_code() {
     assert_eq!(result, "var y = g;\n");
 }
 
+/// HDD*'s later rounds go from the deepest depth up, and do not ask about the ancestors
+/// of a node whose deletion failed on the same text: deleting `<a>` would delete `k` too.
+/// Round 1 asked about `<a>` while `<q>` was there; once `<q>` went, the text is another,
+/// so a top-down round asked again.
+#[test]
+fn later_rounds_skip_the_ancestors_of_a_needed_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        "<r>\n  <a>\n    <b>k</b>\n  </a>\n  <p>\n    <q>\n      <e/>\n    </q>\n  </p>\n</r>\n",
+        "grep -q '>k<' \"$1\" && grep -q '<p' \"$1\"",
+    );
+    assert_eq!(result, "<r><b>k</b><p/></r>");
+    // Round 1: <a> goes, then <q>.
+    assert!(
+        asked.iter().any(|a| a == "<r><p><q><e/></q></p></r>"),
+        "{asked:?}"
+    );
+    assert!(
+        asked.iter().any(|a| a == "<r><a><b>k</b></a><p></p></r>"),
+        "{asked:?}"
+    );
+    // Round 2 would have asked about <a> again.
+    assert!(!asked.iter().any(|a| a == "<r><p></p></r>"), "{asked:?}");
+}
+
+/// A deletion that a later one made possible is still found by a later round: `<m/>` is
+/// needed while `<c/>` is there, and `<c/>` lies deeper.
+#[test]
+fn later_rounds_find_what_a_deeper_deletion_made_possible() {
+    let dir = tempfile::tempdir().unwrap();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        "<r>\n  <w>\n    <m/>\n  </w>\n  <x>\n    <y>\n      <c/>\n      k\n    </y>\n  </x>\n</r>\n",
+        "grep -q k \"$1\" && { ! grep -q '<c' \"$1\" || grep -q '<m' \"$1\"; }",
+    );
+    assert_eq!(result, "<y>k</y>");
+    // <m/> went in round 2, after <c/>.
+    let c_gone = asked
+        .iter()
+        .position(|a| a == "<r><w><m/></w><x><y>k</y></x></r>");
+    let m_gone = asked
+        .iter()
+        .position(|a| a == "<r><w></w><x><y>k</y></x></r>");
+    assert!(c_gone.is_some() && c_gone < m_gone, "{asked:?}");
+}
+
 /// A node whose parent a rewrite changed is asked about again: `<c/>` is needed only
 /// while `<w>` is there, and goes once `<w>` is unwrapped.
 #[test]
