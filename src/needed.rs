@@ -143,33 +143,42 @@ impl Needed {
             })
     }
 
-    /// True when `edits` delete the whole of a node recorded as needed (its deletion
+    /// True when `edits` take away the whole of a node recorded as needed (its deletion
     /// failed): by monotonicity a candidate that removes that node and more fails too.
-    /// Only deletions count (a replacement may hold the node's text again); deletions
-    /// that meet or overlap are taken as one.
+    /// Edits that meet or overlap are taken as one; a node inside counts as taken away
+    /// when what replaces it all is shorter than the node itself (so it cannot hold it
+    /// again: a deletion, a MathML `<mrow/>` placeholder, not a copy of a child) and is
+    /// not the node's own span written anew.
     pub fn deleted_by<'e>(&self, edits: impl IntoIterator<Item = &'e Edit>) -> bool {
         if self.by_span.is_empty() {
             return false;
         }
-        let mut spans: Vec<Range<usize>> = edits
+        let mut spans: Vec<(Range<usize>, usize)> = edits
             .into_iter()
-            .filter(|e| e.text.is_empty() && !e.span.is_empty())
-            .map(|e| e.span.clone())
+            .filter(|e| !e.span.is_empty())
+            .map(|e| (e.span.clone(), e.text.len()))
             .collect();
-        spans.sort_by_key(|span| span.start);
-        let mut merged: Vec<Range<usize>> = Vec::with_capacity(spans.len());
-        for span in spans {
+        spans.sort_by_key(|(span, _)| span.start);
+        let mut merged: Vec<(Range<usize>, usize)> = Vec::with_capacity(spans.len());
+        for (span, written) in spans {
             match merged.last_mut() {
-                Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
-                _ => merged.push(span),
+                Some((last, total)) if span.start <= last.end => {
+                    last.end = last.end.max(span.end);
+                    *total += written;
+                }
+                _ => merged.push((span, written)),
             }
         }
-        merged.iter().any(|range| {
+        merged.iter().any(|(range, written)| {
             self.by_span
                 .range((range.start, range.start)..)
                 .take_while(|&(&(start, _), _)| start < range.end)
                 .any(|(&(start, end), records)| {
-                    start < end && end <= range.end && records.iter().any(|r| r.what == DELETE)
+                    let inside = end <= range.end && end - start > *written;
+                    // A text written over the node's own span is the node rewritten
+                    // (`<a></a>` as `<a/>`), not the node gone.
+                    let rewritten = *written > 0 && start == range.start && end == range.end;
+                    inside && !rewritten && records.iter().any(|r| r.what == DELETE)
                 })
         })
     }
@@ -341,6 +350,9 @@ mod tests {
             Edit::delete(b.start..b.start + 2),
         ];
         assert!(needed.deleted_by(&halves));
+        // A shorter replacement of the node's parent cannot hold it again.
+        let a = span_of(text, "<a><b/></a>");
+        assert!(needed.deleted_by(&[Edit::replace(a.clone(), String::from("m"))]));
         // Part of it, tags around it, or a replacement that may hold it again: no.
         assert!(!needed.deleted_by(&[Edit::delete(b.start..b.end - 1)]));
         let tags = [
@@ -349,6 +361,9 @@ mod tests {
         ];
         assert!(!needed.deleted_by(&tags));
         assert!(!needed.deleted_by(&[Edit::replace(b, String::from("<b/>"))]));
+        assert!(!needed.deleted_by(&[Edit::replace(a, String::from("<a><b/></a>"))]));
+        let c = span_of(text, "<c/>");
+        assert!(!needed.deleted_by(&[Edit::replace(c, String::from("<c>"))]));
         assert!(!Needed::default().deleted_by(&halves));
     }
 
