@@ -500,13 +500,20 @@ impl<'a> Driver<'a> {
             // depths a few passes need: after a change only the top of the tree is built
             // again, and a tree outgrown is built twice as deep (linear work overall).
             let mut parsed: Option<(usize, Tree, Vec<Vec<NodeId>>)> = None;
+            // The depth whose chain's bottom was deleted: asked top-down from then on.
+            let mut probed: Option<u32> = None;
+            // A chain that reaches the depth the tree was built to asks for a deeper one.
+            let mut deeper: Option<u32> = None;
             loop {
+                let wanted = deeper.take().unwrap_or(0);
                 let limit = match &parsed {
                     Some((at, tree, _)) if *at == self.accepted => match tree.limit() {
-                        Some(limit) if limit < depth => Some((2 * limit).max(limit_for(depth))),
+                        Some(limit) if limit < depth || limit < wanted => {
+                            Some((2 * limit).max(limit_for(depth)).max(wanted))
+                        }
                         _ => None,
                     },
-                    _ => Some(limit_for(depth)),
+                    _ => Some(limit_for(depth).max(wanted)),
                 };
                 if let Some(limit) = limit {
                     let tree = self.parse_current_to(Some(limit))?;
@@ -526,6 +533,48 @@ impl<'a> Driver<'a> {
                 }
                 if settled[at] != Some(self.accepted) {
                     let lists = self.lists(tree, nodes, &self.needed);
+                    let chain = match probed {
+                        Some(at) if at == depth => None,
+                        _ => self.chain(tree, index, depth, &lists),
+                    };
+                    if let (Some(chain), Some(limit)) = (&chain, tree.limit())
+                        && chain.below + 1 >= limit
+                    {
+                        deeper = Some(2 * limit);
+                        continue;
+                    }
+                    if let Some(chain) = chain {
+                        // The deepest node of a chain first: when it is needed, so is
+                        // every node of the chain above it; then what hangs beside the
+                        // chain (attributes, texts), all depths in one list.
+                        let (accepted, rolled_back) = (self.accepted, self.rollbacks);
+                        let below = chain.below;
+                        self.delete_pass(
+                            tree,
+                            &[vec![chain.bottom]],
+                            below,
+                            round,
+                            Following::Unknown,
+                        )?;
+                        if self.accepted != accepted || self.rollbacks != rolled_back {
+                            // The chain's bottom went: the chain is asked top-down.
+                            probed = Some(depth);
+                            continue;
+                        }
+                        if !chain.beside.is_empty() {
+                            let following = Following::Unknown;
+                            self.delete_pass(tree, &[chain.beside], depth, round, following)?;
+                        }
+                        if self.rollbacks == rolled_back {
+                            let below = below as usize;
+                            if settled.len() <= below {
+                                settled.resize(below + 1, None);
+                            }
+                            settled[at..=below].fill(Some(self.accepted));
+                        }
+                        depth = below + 1;
+                        continue;
+                    }
                     let rolled_back = self.rollbacks;
                     let following = Following::Depth(depth + 1);
                     self.delete_pass(tree, &lists, depth, round, following)?;
@@ -537,6 +586,77 @@ impl<'a> Driver<'a> {
                 return Ok(());
             }
         }
+    }
+
+    /// When one item of `depth`'s `lists` heads a chain (the others are leaves, and each
+    /// depth below holds one deletable node with deletable nodes under it, inside the one
+    /// above, and any number of deletable leaves), the chain's deepest node and the
+    /// leaves beside it.
+    /// A chain of wrappers around what the test needs (a page's `<div class>` in
+    /// `<section class>`, an `<mrow>` in `<mrow>`) costs top-down HDD a failing call per
+    /// depth, and one more for each depth's attributes; the deletion of its deepest node
+    /// fails for the whole chain (each deletes that node too), and the leaves of all its
+    /// depths are disjoint, one list. When the deepest node goes, the chain is asked
+    /// top-down as before, one call more.
+    fn chain(
+        &self,
+        tree: &Tree,
+        index: &[Vec<NodeId>],
+        depth: u32,
+        lists: &[Vec<NodeId>],
+    ) -> Option<Chain> {
+        // Wide depths are no chain, and a node on the tree's last depth may have children
+        // that are not built.
+        const WIDE: usize = 16;
+        let [list] = lists else {
+            return None;
+        };
+        if list.len() > WIDE {
+            return None;
+        }
+        let (inner, beside): (Vec<NodeId>, Vec<NodeId>) =
+            list.iter().partition(|&&id| holds_deletable(tree, id));
+        let &[head] = inner.as_slice() else {
+            return None;
+        };
+        let built = tree.limit().map_or(index.len(), |limit| limit as usize);
+        let mut chain = Chain {
+            bottom: head,
+            below: depth,
+            beside,
+        };
+        for (below, nodes) in index
+            .iter()
+            .enumerate()
+            .take(built)
+            .skip(depth as usize + 1)
+        {
+            let items: Vec<NodeId> = self
+                .lists(tree, nodes, &self.needed)
+                .into_iter()
+                .flatten()
+                .collect();
+            if items.len() > WIDE {
+                break;
+            }
+            let (inner, leaves): (Vec<NodeId>, Vec<NodeId>) =
+                items.into_iter().partition(|&id| holds_deletable(tree, id));
+            let &[next] = inner.as_slice() else {
+                break;
+            };
+            // Inside the chain's last node, not under a sibling that cannot be deleted.
+            let mut up = tree.node(next).parent;
+            while let Some(id) = up.filter(|&id| tree.node(id).depth > chain.below) {
+                up = tree.node(id).parent;
+            }
+            if up != Some(chain.bottom) {
+                break;
+            }
+            chain.bottom = next;
+            chain.below = u32::try_from(below).ok()?;
+            chain.beside.extend(leaves);
+        }
+        (chain.bottom != head).then_some(chain)
     }
 
     /// One later round of HDD*, from the deepest depth up. Its lists hold what the first
@@ -1606,6 +1726,34 @@ fn assumed_edits<'w>(
         .iter()
         .filter(|s| s.assumed)
         .flat_map(move |s| s.chosen.iter().flat_map(move |&i| &items[i]))
+}
+
+/// A chain of nodes below a depth's only item (see [`Driver::chain`]).
+struct Chain {
+    /// The deepest node of the chain.
+    bottom: NodeId,
+    /// Its depth.
+    below: u32,
+    /// The deletable leaves of the chain's depths below its head.
+    beside: Vec<NodeId>,
+}
+
+/// True when a deletable node (formatting aside) lies under `id`, or may lie there below
+/// the depth `tree` was built to.
+fn holds_deletable(tree: &Tree, id: NodeId) -> bool {
+    let cut = |node: &Node| tree.limit() == Some(node.depth);
+    if cut(tree.node(id)) {
+        return true;
+    }
+    let mut stack: Vec<NodeId> = tree.node(id).children.clone();
+    while let Some(next) = stack.pop() {
+        let node = tree.node(next);
+        if (node.delete.is_some() && node.kind != NodeKind::Whitespace) || cut(node) {
+            return true;
+        }
+        stack.extend(node.children.iter().copied());
+    }
+    false
 }
 
 /// The deletion items of `lists`: each node deleted with its span.

@@ -139,6 +139,34 @@ fn later_rounds_find_what_a_deeper_deletion_made_possible() {
     assert!(c_gone.is_some() && c_gone < m_gone, "{asked:?}");
 }
 
+/// A chain of lone wrappers is proven needed by one call on its deepest node; when that
+/// node may go, the chain is asked top-down as before and reduces as far.
+#[test]
+fn chains_of_wrappers_are_asked_from_their_deepest_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = 40;
+    let open: String = (0..depth)
+        .map(|i| format!("<w{} n=\"{i}\">", i % 3))
+        .collect();
+    let close: String = (0..depth).rev().map(|i| format!("</w{}>", i % 3)).collect();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        &format!("<r>{open}<k>x</k>{close}</r>\n"),
+        "grep -q '<k>x</k>' \"$1\"",
+    );
+    assert_eq!(result, "<k>x</k>");
+    // One call for the 41 levels of the chain and one for their attributes, where each
+    // level cost a failing call before.
+    assert!(asked.len() < 20, "{} calls: {asked:?}", asked.len());
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<r>\n  <a>\n    <b>\n      <c>\n        <d/>\n      </c>\n    </b>\n  </a>\n</r>\n",
+        "grep -q '<a' \"$1\"",
+    );
+    assert_eq!(result, "<a/>");
+}
+
 /// A node whose parent a rewrite changed is asked about again: `<c/>` is needed only
 /// while `<w>` is there, and goes once `<w>` is unwrapped.
 #[test]
