@@ -487,7 +487,10 @@ impl<'a> Driver<'a> {
             round += 1;
             let before = self.current.len();
             let rollbacks = self.rollbacks;
-            if round > 1 {
+            // Both shortcuts below lean on monotonicity, which code does not have (a
+            // deletion that fails may succeed with its surroundings): markup only.
+            let monotone = self.frontend.needs_are_local();
+            if round > 1 && monotone {
                 self.hdd_bottom_up(&mut settled, round)?;
                 if self.current.len() == before && self.rollbacks == rollbacks {
                     return Ok(());
@@ -535,6 +538,7 @@ impl<'a> Driver<'a> {
                     let lists = self.lists(tree, nodes, &self.needed);
                     let chain = match probed {
                         Some(at) if at == depth => None,
+                        _ if !monotone => None,
                         _ => self.chain(tree, index, depth, &lists),
                     };
                     if let (Some(chain), Some(limit)) = (&chain, tree.limit())
@@ -739,7 +743,8 @@ impl<'a> Driver<'a> {
                 node.delete.is_some()
                     && node.kind != NodeKind::Whitespace
                     && !needed.holds(node, needed::DELETE)
-                    && (self.unlikely_too || !needed.deleted_by(&deletion_edits(node)))
+                    && !(self.frontend.needs_are_local()
+                        && needed.deleted_by(&deletion_edits(node)))
             })
             .collect();
         match self.options.grouping {

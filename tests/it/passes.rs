@@ -167,6 +167,36 @@ fn chains_of_wrappers_are_asked_from_their_deepest_node() {
     assert_eq!(result, "<a/>");
 }
 
+/// Code is not monotone, so its later rounds ask every kept node again: `f` may go only
+/// once `S;` has gone from `g`, though nothing inside `f` may go alone (a later round that
+/// took `BOT;` failing for proof that `f` is needed kept `f`).
+#[test]
+fn later_rounds_in_code_ask_ancestors_again() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("in.js"),
+        "// KEEP\nfunction g() { S; }\nfunction f() { if (b) { BOT; } }\n",
+    )
+    .unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "f=\"$1\"\ngrep -q KEEP \"$f\" || exit 1\ngrep -q 'function g' \"$f\" || exit 1\n\
+         grep -q 'function f' \"$f\" && ! grep -q BOT \"$f\" && exit 1\n\
+         grep -q BOT \"$f\" && ! grep -q 'if (b) { BOT' \"$f\" && exit 1\n\
+         grep -q 'function f' \"$f\" || { grep -q 'S;' \"$f\" && exit 1; }\n\
+         grep -q 'if (' \"$f\" && ! grep -q 'function f' \"$f\" && exit 1\n\
+         grep -q '^{' \"$f\" && exit 1\nexit 0",
+    );
+    let out = treereduce(
+        dir.path(),
+        &["in.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    assert!(!result.contains("function f"), "{result}");
+}
+
 /// A node whose parent a rewrite changed is asked about again: `<c/>` is needed only
 /// while `<w>` is there, and goes once `<w>` is unwrapped.
 #[test]
