@@ -428,12 +428,12 @@ impl<'a> Driver<'a> {
 
     fn all_passes(&mut self) -> Result<()> {
         // HDD* runs to its own fixed point, so only a rewrite can give it new work.
-        // Deletions and rewrites that take away a node proven needed (an `if` replaced by
-        // its consequent while its `else` is needed) fail where the test is monotone, and
-        // are not asked. Markup tests are; code is not always (`f(x)`, needing `x`, may
-        // still fail the same way as `f`), so in code they are asked last, once the
-        // likely edits are at their fixed point, when most of them are gone with the
-        // nodes those removed (a chain of `else if` hoisted away).
+        // Rewrites that take away a node proven needed (an `if` replaced by its consequent
+        // while its `else` is needed) fail where the test is monotone, and are not asked.
+        // Markup tests are (so are their deletions, see `lists`); code is not always
+        // (`f(x)`, needing `x`, may still fail the same way as `f`), so in code they are
+        // asked last, once the likely edits are at their fixed point, when most of them
+        // are gone with the nodes those removed (a chain of `else if` hoisted away).
         loop {
             self.hdd()?;
             let before = self.current.len();
@@ -445,7 +445,7 @@ impl<'a> Driver<'a> {
                 break;
             }
             self.unlikely_too = true;
-            let outcome = self.hdd().and_then(|()| self.rewrite_passes());
+            let outcome = self.rewrite_passes();
             self.unlikely_too = false;
             outcome?;
             if self.current.len() == before {
@@ -716,7 +716,7 @@ impl<'a> Driver<'a> {
             if self.accepted == built_at {
                 for &id in nodes {
                     let node = tree.node(id);
-                    if node.delete.is_none() || node.kind == NodeKind::Whitespace {
+                    if !node.deletable() {
                         continue;
                     }
                     let mut up = node.parent;
@@ -740,8 +740,7 @@ impl<'a> Driver<'a> {
             .copied()
             .filter(|&id| {
                 let node = tree.node(id);
-                node.delete.is_some()
-                    && node.kind != NodeKind::Whitespace
+                node.deletable()
                     && !needed.holds(node, needed::DELETE)
                     && !(self.frontend.needs_are_local()
                         && needed.deleted_by(&deletion_edits(node)))
@@ -1753,7 +1752,7 @@ fn holds_deletable(tree: &Tree, id: NodeId) -> bool {
     let mut stack: Vec<NodeId> = tree.node(id).children.clone();
     while let Some(next) = stack.pop() {
         let node = tree.node(next);
-        if (node.delete.is_some() && node.kind != NodeKind::Whitespace) || cut(node) {
+        if node.deletable() || cut(node) {
             return true;
         }
         stack.extend(node.children.iter().copied());

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Node, NodeId, Tree};
 
 /// Which edit of a node a record is about.
 pub const DELETE: u32 = 0;
@@ -108,7 +108,7 @@ impl Needed {
     pub fn record_all(&mut self, tree: &Tree) {
         for id in tree.ids() {
             let node = tree.node(id);
-            if node.delete.is_none() || node.kind == NodeKind::Whitespace {
+            if !node.deletable() {
                 continue;
             }
             if let Some(subject) = Subject::of(tree, id, DELETE) {

@@ -116,6 +116,14 @@ pub struct Node {
     pub children: Vec<NodeId>,
 }
 
+impl Node {
+    /// True when the deletion passes may offer this node: it can be deleted and is not
+    /// formatting (which only the squeeze pass removes).
+    pub fn deletable(&self) -> bool {
+        self.delete.is_some() && self.kind != NodeKind::Whitespace
+    }
+}
+
 /// An arena of nodes; node 0 is the document.
 #[derive(Debug, Clone)]
 pub struct Tree {
