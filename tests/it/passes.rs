@@ -23,6 +23,16 @@ fn reduce_logged(dir: &Path, input: &str, condition: &str) -> (Vec<String>, Stri
     (asked.lines().map(String::from).collect(), result)
 }
 
+/// Reduces the JavaScript `input` in `dir` with a test whose body is `condition`, and
+/// returns the result.
+fn reduce_js(dir: &Path, input: &str, condition: &str) -> String {
+    std::fs::write(dir.join("in.js"), input).unwrap();
+    script(dir, "t.sh", condition);
+    let out = treereduce(dir, &["in.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    std::fs::read_to_string(dir.join("out.js")).unwrap()
+}
+
 /// After HDD* every node left is needed; a rewrite that only takes away what lies outside
 /// a node's parent (here the hoist of `<a>` to the root) leaves it needed, so the
 /// deletion passes that follow do not ask about its attribute and text again.
@@ -73,22 +83,11 @@ fn a_rewrite_taking_away_a_needed_node_is_not_asked_in_markup() {
 #[test]
 fn a_rewrite_taking_away_a_needed_node_is_asked_last_in_code() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("in.js"),
-        "function g(a) {\n  return a;\n}\nvar x = 2;\nvar y = g(x);\n",
-    )
-    .unwrap();
-    script(
+    let result = reduce_js(
         dir.path(),
-        "t.sh",
+        "function g(a) {\n  return a;\n}\nvar x = 2;\nvar y = g(x);\n",
         "grep -q 'y = g' \"$1\" && ! grep -q 'g()' \"$1\"",
     );
-    let out = treereduce(
-        dir.path(),
-        &["in.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
     assert_eq!(result, "var y = g;\n");
 }
 
@@ -173,14 +172,9 @@ fn chains_of_wrappers_are_asked_from_their_deepest_node() {
 #[test]
 fn later_rounds_in_code_ask_ancestors_again() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("in.js"),
-        "// KEEP\nfunction g() { S; }\nfunction f() { if (b) { BOT; } }\n",
-    )
-    .unwrap();
-    script(
+    let result = reduce_js(
         dir.path(),
-        "t.sh",
+        "// KEEP\nfunction g() { S; }\nfunction f() { if (b) { BOT; } }\n",
         "f=\"$1\"\ngrep -q KEEP \"$f\" || exit 1\ngrep -q 'function g' \"$f\" || exit 1\n\
          grep -q 'function f' \"$f\" && ! grep -q BOT \"$f\" && exit 1\n\
          grep -q BOT \"$f\" && ! grep -q 'if (b) { BOT' \"$f\" && exit 1\n\
@@ -188,12 +182,6 @@ fn later_rounds_in_code_ask_ancestors_again() {
          grep -q 'if (' \"$f\" && ! grep -q 'function f' \"$f\" && exit 1\n\
          grep -q '^{' \"$f\" && exit 1\nexit 0",
     );
-    let out = treereduce(
-        dir.path(),
-        &["in.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
     assert!(!result.contains("function f"), "{result}");
 }
 
