@@ -85,6 +85,12 @@ pub struct Stats {
     pub timeouts: usize,
     /// Speculative oracle calls whose result was not needed.
     pub wasted: usize,
+    /// Calls started ahead, while a list ended, on the first candidate of a list to come,
+    /// that this list took (see `Following`).
+    pub adopted: usize,
+    /// With `TREEREDUCE_AUDIT_PREFETCH=1`, how the predictions of the lists to come fared
+    /// (see `Audit`).
+    pub audit: Option<AuditFigures>,
     /// Candidates built (rendered and judged), whether or not they reached the oracle.
     pub candidates: usize,
     /// Time spent on candidates outside the tests themselves: rendering, hashing,
@@ -191,6 +197,16 @@ pub struct Driver<'a> {
     unlikely_too: bool,
     /// Number of accepted candidates so far: a cheap "has the text changed" check.
     accepted: usize,
+    /// Where HDD* is while it runs.
+    hdd_state: Option<HddState>,
+    /// While values shrink: the text's length before, and the labels of the top-level
+    /// nodes that could not be deleted then (see [`Driver::shrink_pass`]).
+    shrink_from: Option<(usize, Vec<String>)>,
+    /// The check of the predictions prefetches go by (`TREEREDUCE_AUDIT_PREFETCH=1`).
+    audit: Option<Audit>,
+    /// The length of the text when the rewrite passes last began: when they leave it
+    /// changed, HDD* runs again (see [`Driver::all_passes`]).
+    rewrites_from: usize,
     /// A tree of a text made already (by the parse that confirmed a list's text, by the
     /// prefetch of the next list's first candidate, or by the start-up checks), for the
     /// next pass to take instead of parsing again when it is the current text's.
@@ -293,6 +309,128 @@ enum Following<'l> {
     Depth(u32),
     /// The rewrites of this rank, in the text this list leaves.
     Rewrite(usize),
+    /// The shrinking of values by this grain, in the text this list leaves.
+    Shrink(Grain),
+    /// The deletion of the top-level nodes the shrinking freed (see
+    /// [`Driver::shrink_pass`]), in the text this list leaves.
+    Freed,
+    /// The squeeze of formatting whitespace, in the text this list leaves.
+    Squeeze,
+    /// The end of HDD*'s round (see [`HddState`]): another round, or the rewrites when
+    /// this one changed nothing.
+    NextRound,
+    /// The depths above `depth` in a bottom-up round of HDD*: `ahead` when the list
+    /// deletes nothing (see [`Driver::bottom_up_ahead`]), else the tree built anew.
+    BottomUp {
+        depth: usize,
+        ahead: Option<&'l [Vec<Edit>]>,
+    },
+    /// The end of HDD*: the rewrites, on a fixed point.
+    FixedPoint,
+}
+
+/// A check of [`Driver::first_candidate`] on every run, whatever `-j`: when a list ends,
+/// the first candidate it predicts for what follows, on the verdicts the list really had,
+/// is compared with the next candidate the oracle is asked about. A prediction that is
+/// wrong makes a prefetch a wasted call; one that is missing leaves a job idle.
+#[derive(Debug, Default)]
+struct Audit {
+    /// The prediction made when the last list ended, until a candidate is asked.
+    expected: Option<Option<String>>,
+    figures: AuditFigures,
+}
+
+/// The figures of the prediction check (see `Audit`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct AuditFigures {
+    /// The first candidate asked after a list was the one predicted.
+    pub right: usize,
+    /// Another one was asked.
+    pub wrong: usize,
+    /// None was predicted, yet one was asked.
+    pub unpredicted: usize,
+}
+
+impl Audit {
+    fn expect(&mut self, prediction: Option<String>) {
+        self.expected = Some(prediction);
+    }
+
+    fn compare(&mut self, asked: &str) {
+        let figures = &mut self.figures;
+        match self.expected.take() {
+            Some(Some(expected)) if expected == asked => figures.right += 1,
+            Some(Some(_)) => figures.wrong += 1,
+            Some(None) => figures.unpredicted += 1,
+            None => {}
+        }
+    }
+}
+
+/// What HDD* is at, for predicting the list after the one now running.
+struct HddState {
+    /// The number of accepted texts when the round began.
+    round_from: usize,
+    /// As in `hdd`: per depth, the number of accepted texts when its last pass ended.
+    settled: Vec<Option<usize>>,
+    /// The depths the pass now running settles.
+    depths: std::ops::RangeInclusive<usize>,
+}
+
+/// The first HDD deletion list from a depth on (see [`Driver::depth_items`]).
+enum DepthList {
+    /// Its items, and the depth it deletes at (none for a chain's probe, whose verdict
+    /// decides what follows).
+    Found {
+        items: Vec<Vec<Edit>>,
+        at: Option<u32>,
+    },
+    /// No depth from there on has anything to delete.
+    Nothing,
+    /// It cannot be told: the text does not parse.
+    Unknown,
+}
+
+/// What a predicted list proposes first (see [`Driver::candidate_of`]).
+enum Proposal {
+    /// A candidate whose verdict is not known.
+    Asks(String),
+    /// Nothing: every candidate is known to fail.
+    Known,
+    /// Candidates known to succeed change the text, or too many are known to tell.
+    Changes,
+}
+
+/// The list a bottom-up round of HDD* asks next (see [`Driver::bottom_up_first`]).
+enum Ahead {
+    /// Its deletions.
+    Found(Vec<Vec<Edit>>),
+    /// None: the round ends.
+    Top,
+    /// Not looked for that far up.
+    GaveUp,
+}
+
+/// A list as [`Driver::first_candidate`] predicts it.
+struct NextList<'l> {
+    items: Cow<'l, [Vec<Edit>]>,
+    patience: Option<usize>,
+    /// Its items only delete (see [`Driver::check`]).
+    deletions: bool,
+    /// Its strategy runs as in HDD*'s later rounds (see [`StrategyOptions::dense`]).
+    dense: bool,
+}
+
+impl NextList<'static> {
+    /// A list of deletions of HDD* (`dense` in its later rounds).
+    fn deletions(items: Vec<Vec<Edit>>, dense: bool) -> Self {
+        NextList {
+            items: Cow::Owned(items),
+            patience: None,
+            deletions: true,
+            dense,
+        }
+    }
 }
 
 fn cancel_all(window: &VecDeque<Slot>) {
@@ -306,6 +444,14 @@ fn cancel_all(window: &VecDeque<Slot>) {
 /// How far past the running calls the window may reach over candidates whose verdicts are
 /// already known (cache hits, rejections).
 const WINDOW_SLACK: usize = 64;
+
+/// How many lists, passes and rounds a prediction of the next candidate asked may pass over
+/// (see [`Driver::next_candidate`]).
+const PREDICTION_STEPS: usize = 256;
+
+/// How many nodes the prediction of a bottom-up round's next list looks at (see
+/// [`Driver::bottom_up_first`]).
+const AHEAD_NODES: usize = 4096;
 
 /// How many recent oracle verdicts guide the guess for speculative candidates.
 const RECENT_VERDICTS: usize = 16;
@@ -350,6 +496,10 @@ impl<'a> Driver<'a> {
             dense: false,
             unlikely_too: false,
             accepted: 0,
+            hdd_state: None,
+            shrink_from: None,
+            audit: std::env::var_os("TREEREDUCE_AUDIT_PREFETCH").map(|_| Audit::default()),
+            rewrites_from: 0,
             ready: None,
             oracle_time: (Duration::ZERO, 0),
             discarded: BTreeSet::new(),
@@ -435,8 +585,11 @@ impl<'a> Driver<'a> {
         // asked last, once the likely edits are at their fixed point, when most of them
         // are gone with the nodes those removed (a chain of `else if` hoisted away).
         loop {
-            self.hdd()?;
+            let outcome = self.hdd();
+            self.hdd_state = None;
+            outcome?;
             let before = self.current.len();
+            self.rewrites_from = before;
             self.rewrite_passes()?;
             if self.current.len() != before {
                 continue;
@@ -460,6 +613,9 @@ impl<'a> Driver<'a> {
     /// Cancels what still runs (prefetches nobody adopted) and waits for every answer, so
     /// no test outlives the run.
     pub fn finish_calls(&mut self) {
+        if let Some(audit) = &self.audit {
+            self.stats.audit = Some(audit.figures);
+        }
         self.drop_prefetches();
         while self.in_flight > 0 {
             if self.answers.recv().is_err() {
@@ -487,11 +643,12 @@ impl<'a> Driver<'a> {
             round += 1;
             let before = self.current.len();
             let rollbacks = self.rollbacks;
+            let round_from = self.accepted;
             // Both shortcuts below lean on monotonicity, which code does not have (a
             // deletion that fails may succeed with its surroundings): markup only.
             let monotone = self.frontend.needs_are_local();
             if round > 1 && monotone {
-                self.hdd_bottom_up(&mut settled, round)?;
+                self.hdd_bottom_up(&mut settled, round, round_from)?;
                 if self.current.len() == before && self.rollbacks == rollbacks {
                     return Ok(());
                 }
@@ -539,7 +696,7 @@ impl<'a> Driver<'a> {
                     let chain = match probed {
                         Some(at) if at == depth => None,
                         _ if !monotone => None,
-                        _ => self.chain(tree, index, depth, &lists),
+                        _ => self.chain(tree, index, depth, &lists, &self.needed),
                     };
                     if let (Some(chain), Some(limit)) = (&chain, tree.limit())
                         && chain.below + 1 >= limit
@@ -553,21 +710,27 @@ impl<'a> Driver<'a> {
                         // chain (attributes, texts), all depths in one list.
                         let (accepted, rolled_back) = (self.accepted, self.rollbacks);
                         let below = chain.below;
-                        self.delete_pass(
-                            tree,
-                            &[vec![chain.bottom]],
-                            below,
-                            round,
-                            Following::Unknown,
-                        )?;
+                        // While the probe runs, a free job starts on what most likely
+                        // follows: the leaves beside the chain, else the depth below it.
+                        let beside = deletions(tree, &[chain.beside]);
+                        let after = Following::Depth(below + 1);
+                        let following = match beside.first().filter(|items| !items.is_empty()) {
+                            Some(items) => Following::List {
+                                items,
+                                patience: None,
+                            },
+                            None => after,
+                        };
+                        let probe = [vec![chain.bottom]];
+                        self.note_hdd(round_from, &settled, at..=below as usize);
+                        self.delete_pass(tree, &probe, below, round, following)?;
                         if self.accepted != accepted || self.rollbacks != rolled_back {
                             // The chain's bottom went: the chain is asked top-down.
                             probed = Some(depth);
                             continue;
                         }
-                        if !chain.beside.is_empty() {
-                            let following = Following::Unknown;
-                            self.delete_pass(tree, &[chain.beside], depth, round, following)?;
+                        if beside.first().is_some_and(|items| !items.is_empty()) {
+                            self.delete_items(&beside, depth, round, after)?;
                         }
                         if self.rollbacks == rolled_back {
                             let below = below as usize;
@@ -581,6 +744,7 @@ impl<'a> Driver<'a> {
                     }
                     let rolled_back = self.rollbacks;
                     let following = Following::Depth(depth + 1);
+                    self.note_hdd(round_from, &settled, at..=at);
                     self.delete_pass(tree, &lists, depth, round, following)?;
                     settled[at] = (self.rollbacks == rolled_back).then_some(self.accepted);
                 }
@@ -608,6 +772,7 @@ impl<'a> Driver<'a> {
         index: &[Vec<NodeId>],
         depth: u32,
         lists: &[Vec<NodeId>],
+        needed: &Needed,
     ) -> Option<Chain> {
         // Wide depths are no chain, and a node on the tree's last depth may have children
         // that are not built.
@@ -636,7 +801,7 @@ impl<'a> Driver<'a> {
             .skip(depth as usize + 1)
         {
             let items: Vec<NodeId> = self
-                .lists(tree, nodes, &self.needed)
+                .lists(tree, nodes, needed)
                 .into_iter()
                 .flatten()
                 .collect();
@@ -672,7 +837,12 @@ impl<'a> Driver<'a> {
     /// asked about counts, so a deletion that a change elsewhere made possible (a method
     /// and its only call) is still found. After an accepted deletion the tree is built
     /// again and what was known is forgotten.
-    fn hdd_bottom_up(&mut self, settled: &mut Vec<Option<usize>>, round: usize) -> Result<()> {
+    fn hdd_bottom_up(
+        &mut self,
+        settled: &mut Vec<Option<usize>>,
+        round: usize,
+        round_from: usize,
+    ) -> Result<()> {
         let mut tree = self.parse_current_to(None)?;
         let mut built_at = self.accepted;
         let mut index = tree.depth_index();
@@ -708,29 +878,142 @@ impl<'a> Driver<'a> {
                     .collect();
                 let rolled_back = self.rollbacks;
                 let level = u32::try_from(depth).unwrap_or(u32::MAX);
-                self.delete_pass(&tree, &lists, level, round, Following::Unknown)?;
+                if lists.iter().any(|list| !list.is_empty()) {
+                    // What follows when this depth keeps all its nodes, as guessed.
+                    let ahead = match self.predicts() {
+                        true => self.bottom_up_ahead(&tree, &index, depth, &implied, settled),
+                        false => Ahead::GaveUp,
+                    };
+                    let following = match &ahead {
+                        Ahead::Found(items) => Following::BottomUp {
+                            depth,
+                            ahead: Some(items),
+                        },
+                        Ahead::Top => Following::BottomUp { depth, ahead: None },
+                        Ahead::GaveUp => Following::Unknown,
+                    };
+                    self.note_hdd(round_from, settled, depth..=depth);
+                    self.delete_pass(&tree, &lists, level, round, following)?;
+                }
                 settled[depth] = (self.rollbacks == rolled_back).then_some(self.accepted);
             }
             // Every deletable node of this depth fails on this text when nothing was
             // accepted: each was asked in vain, is known to fail, or its list had settled.
             if self.accepted == built_at {
-                for &id in nodes {
-                    let node = tree.node(id);
-                    if !node.deletable() {
-                        continue;
-                    }
-                    let mut up = node.parent;
-                    while let Some(parent) = up {
-                        if !implied.insert(parent) {
-                            break;
-                        }
-                        up = tree.node(parent).parent;
-                    }
-                }
+                let mut more = BTreeSet::new();
+                imply_ancestors(&tree, nodes, &implied, &mut more);
+                implied.append(&mut more);
             }
             depth -= 1;
         }
         Ok(())
+    }
+
+    /// True when the lists to come are predicted: a job may test ahead (see
+    /// [`Following`]), or the predictions are checked (see [`Audit`]).
+    fn predicts(&self) -> bool {
+        self.options.jobs > 1 || self.audit.is_some()
+    }
+
+    /// The deletions of the list above `depth` that `hdd_bottom_up` asks next when every
+    /// node of `depth` is kept.
+    fn bottom_up_ahead(
+        &self,
+        tree: &Tree,
+        index: &[Vec<NodeId>],
+        depth: usize,
+        implied: &BTreeSet<NodeId>,
+        settled: &[Option<usize>],
+    ) -> Ahead {
+        let mut more = BTreeSet::new();
+        imply_ancestors(tree, &index[depth], implied, &mut more);
+        let settled = |above: usize| settled.get(above) == Some(&Some(self.accepted));
+        self.bottom_up_first(tree, index, depth, (implied, more), settled, &self.needed)
+    }
+
+    /// The deletions of the list `hdd_bottom_up` asks first above depth `below` of `tree`,
+    /// when the deletions of the nodes `implied` holds (in either set) are known to fail
+    /// and it passes over the depths `settled` says: the first depth up whose list holds
+    /// a node not implied. A depth passed over, or asked in vain as guessed, implies its
+    /// nodes' ancestors. Gives up once it has looked at [`AHEAD_NODES`] nodes: the walk
+    /// repeats for every depth asked, and must not make a deep tree cost quadratic work.
+    fn bottom_up_first(
+        &self,
+        tree: &Tree,
+        index: &[Vec<NodeId>],
+        below: usize,
+        implied: (&BTreeSet<NodeId>, BTreeSet<NodeId>),
+        settled: impl Fn(usize) -> bool,
+        needed: &Needed,
+    ) -> Ahead {
+        let (known, mut more) = implied;
+        let mut looked = 0;
+        for above in (1..below).rev() {
+            let nodes = &index[above];
+            looked += nodes.len();
+            if looked > AHEAD_NODES {
+                return Ahead::GaveUp;
+            }
+            if !settled(above) {
+                let lists: Vec<Vec<NodeId>> = self
+                    .lists(tree, nodes, needed)
+                    .into_iter()
+                    .map(|list| {
+                        list.into_iter()
+                            .filter(|id| !known.contains(id) && !more.contains(id))
+                            .collect()
+                    })
+                    .collect();
+                let found = deletions(tree, &lists).into_iter().find(|l| !l.is_empty());
+                if let Some(items) = found {
+                    return Ahead::Found(items);
+                }
+            }
+            imply_ancestors(tree, nodes, known, &mut more);
+        }
+        Ahead::Top
+    }
+
+    /// [`Driver::bottom_up_first`] on a tree of `text` made for it, with nothing implied,
+    /// from the depth above `below` (the deepest when `None`); `unchanged` as for
+    /// [`Driver::settled_at`]. `None` when `text` does not parse.
+    fn bottom_up_in(
+        &self,
+        text: &str,
+        below: Option<usize>,
+        unchanged: bool,
+        needed: &Needed,
+    ) -> Option<Ahead> {
+        let tree = self.frontend.parse(text).ok()?;
+        let index = tree.depth_index();
+        let below = below.map_or(index.len(), |below| below.min(index.len()));
+        let settled = |at: usize| self.settled_at(at, unchanged);
+        let none = BTreeSet::new();
+        let implied = (&none, BTreeSet::new());
+        Some(self.bottom_up_first(&tree, &index, below, implied, settled, needed))
+    }
+
+    /// True when HDD* will pass over depth `at` as settled once the pass now running ends
+    /// (`unchanged`: with no accepted text more).
+    fn settled_at(&self, at: usize, unchanged: bool) -> bool {
+        self.hdd_state.as_ref().is_some_and(|state| {
+            state.depths.contains(&at)
+                || (unchanged && state.settled.get(at) == Some(&Some(self.accepted)))
+        })
+    }
+
+    /// Records where HDD* is (see [`HddState`]) before a pass over `depths`.
+    fn note_hdd(
+        &mut self,
+        round_from: usize,
+        settled: &[Option<usize>],
+        depths: std::ops::RangeInclusive<usize>,
+    ) {
+        self.hdd_state = Some(HddState {
+            round_from,
+            settled: settled.to_vec(),
+            depths,
+        });
     }
 
     /// The deletion lists of one depth, without the nodes known to be `needed`.
@@ -772,6 +1055,17 @@ impl<'a> Driver<'a> {
         round: usize,
         following: Following,
     ) -> Result<()> {
+        self.delete_items(&deletions(tree, lists), depth, round, following)
+    }
+
+    /// [`Driver::delete_pass`] on lists of deletions made already.
+    fn delete_items(
+        &mut self,
+        lists: &[Vec<Vec<Edit>>],
+        depth: u32,
+        round: usize,
+        following: Following,
+    ) -> Result<()> {
         let items: usize = lists.iter().map(Vec::len).sum();
         if items == 0 {
             return Ok(());
@@ -780,7 +1074,6 @@ impl<'a> Driver<'a> {
             "round {round}, depth {depth}: {items} nodes in {} lists",
             lists.len()
         ));
-        let lists = deletions(tree, lists);
         // A later round's lists hold what the earlier ones kept, each proven needed then.
         self.dense = round > 1;
         // No deletion is recorded as it fails: HDD*'s next round is there for the
@@ -789,7 +1082,7 @@ impl<'a> Driver<'a> {
         // records them all (see `rewrite_passes`).
         let outcome = self.pass(
             &format!("delete depth {depth}"),
-            &lists,
+            lists,
             None,
             None,
             true,
@@ -840,19 +1133,16 @@ impl<'a> Driver<'a> {
         // The word pass starts from this same text: it takes this tree.
         self.ready = Some((key(&self.current), tree));
         let before = self.current.len();
-        self.shrink_words_and_characters()?;
-        if self.current.len() == before || locked.is_empty() {
+        self.shrink_from = Some((before, locked));
+        let outcome = self.shrink_words_and_characters();
+        let locked = self.shrink_from.take().map(|(_, locked)| locked);
+        outcome?;
+        if self.current.len() == before || locked.as_ref().is_none_or(Vec::is_empty) {
             return Ok(());
         }
         let tree = self.parse_current()?;
-        let freed: Vec<NodeId> = top(&tree)
-            .into_iter()
-            .filter(|&id| {
-                let node = tree.node(id);
-                node.delete.is_some() && locked.contains(&node.label)
-            })
-            .collect();
-        self.delete_pass(&tree, &[freed], 1, 1, Following::Depth(2))
+        let freed = freed_nodes(&tree, locked.as_deref().unwrap_or_default());
+        self.delete_pass(&tree, &[freed], 1, 1, Following::Squeeze)
     }
 
     fn shrink_words_and_characters(&mut self) -> Result<()> {
@@ -876,7 +1166,11 @@ impl<'a> Driver<'a> {
                 lists.len()
             ));
             let patience = Some(SHRINK_PATIENCE);
-            self.pass("shrink", &lists, None, patience, true, Following::Unknown)?;
+            let after = match grain {
+                Grain::Words => Following::Shrink(Grain::Characters),
+                Grain::Characters => Following::Freed,
+            };
+            self.pass("shrink", &lists, None, patience, true, after)?;
         }
         Ok(())
     }
@@ -886,25 +1180,11 @@ impl<'a> Driver<'a> {
     /// when all of it goes, as it nearly always does, that is one candidate.
     fn squeeze_pass(&mut self) -> Result<()> {
         let tree = self.parse_current()?;
-        let mut groups: BTreeMap<&str, Vec<Edit>> = BTreeMap::new();
-        for id in tree.ids() {
-            let node = tree.node(id);
-            if let (NodeKind::Whitespace, Some(span)) = (node.kind, &node.delete) {
-                let group = groups.entry(node.label.as_str()).or_default();
-                group.push(Edit::delete(span.clone()));
-            }
-        }
+        let groups = squeeze_groups(&tree);
         if groups.is_empty() {
             return Ok(());
         }
-        self.pass(
-            "squeeze",
-            &[groups.into_values().collect()],
-            None,
-            None,
-            true,
-            Following::Unknown,
-        )
+        self.pass("squeeze", &[groups], None, None, true, Following::Unknown)
     }
 
     /// Runs one pass: each list in turn through a fresh strategy, all over the same base
@@ -1006,7 +1286,7 @@ impl<'a> Driver<'a> {
         let mut failures = 0usize;
         let mut succeeded = false;
         let mut exhausted = false;
-        // Prefetches made for this list are adopted by its first candidate or dropped.
+        // Prefetches are adopted by the first candidate asked, or dropped then.
         let mut started = false;
         // Whether the next list's first candidate was prepared on the current guesses.
         let mut prepared = false;
@@ -1136,7 +1416,9 @@ impl<'a> Driver<'a> {
                                 slot
                             }
                         };
-                        if !started {
+                        // A prefetch is for the first candidate asked, which may be in a
+                        // list after this one when this one's verdicts are all known.
+                        if !started && slot.asked {
                             started = true;
                             self.drop_prefetches();
                         }
@@ -1145,10 +1427,6 @@ impl<'a> Driver<'a> {
                     }
                     None => exhausted = true,
                 }
-            }
-            if exhausted && !started {
-                started = true;
-                self.drop_prefetches();
             }
             // The strategy is done unless a guess is wrong: a free job tests what the next
             // list will most likely propose first.
@@ -1210,6 +1488,17 @@ impl<'a> Driver<'a> {
             }
         }
         let verified = verified.map(|_| ());
+        if self.audit.is_some() && result.is_ok() && verified.is_ok() {
+            let edits: Vec<&Edit> = committed.iter().collect();
+            let prediction = self.first_candidate(base, &edits, following, deletions);
+            if self.trace {
+                let what = prediction.as_ref().map(String::len);
+                crate::tell!("prediction after {}: {what:?} bytes", self.pass_name);
+            }
+            if let Some(audit) = &mut self.audit {
+                audit.expect(prediction);
+            }
+        }
         // A failed write of the verified text matters more than an interrupt.
         verified.and(result)
     }
@@ -1237,7 +1526,14 @@ impl<'a> Driver<'a> {
             // The next list starts from this text again: only whether it parses matters.
             Following::List { .. } => None,
             Following::Depth(depth) => Some(Some(limit_for(depth))),
-            Following::Rewrite(_) | Following::Unknown => Some(None),
+            Following::Rewrite(_)
+            | Following::Shrink(_)
+            | Following::Squeeze
+            | Following::Freed
+            | Following::NextRound
+            | Following::BottomUp { .. }
+            | Following::FixedPoint
+            | Following::Unknown => Some(None),
         };
         let valid = match limit {
             None => self.frontend.is_valid_edited(base, &edits, &self.current),
@@ -1303,10 +1599,24 @@ impl<'a> Driver<'a> {
     /// A fresh strategy for a list of `n` items.
     fn strategy(&self, n: usize, patience: Option<usize>) -> Box<dyn Strategy> {
         let options = StrategyOptions {
-            allow_empty: patience.is_none(),
             dense: self.dense,
-            rest_first: patience.is_some(),
             ..self.options.strategy_options.clone()
+        };
+        self.strategy_with(n, patience, options)
+    }
+
+    /// A fresh strategy for a list of `n` items, with `options` but for what `patience`
+    /// decides.
+    fn strategy_with(
+        &self,
+        n: usize,
+        patience: Option<usize>,
+        options: StrategyOptions,
+    ) -> Box<dyn Strategy> {
+        let options = StrategyOptions {
+            allow_empty: patience.is_none(),
+            rest_first: patience.is_some(),
+            ..options
         };
         self.options.strategy.build(n, &options)
     }
@@ -1337,8 +1647,14 @@ impl<'a> Driver<'a> {
                 text,
             };
         }
+        if let Some(audit) = &mut self.audit {
+            audit.compare(&text);
+        }
         let adopted = match self.prefetched.iter().position(|p| p.key == text_key) {
-            Some(i) => Some(self.prefetched.swap_remove(i)),
+            Some(i) => {
+                self.stats.adopted += 1;
+                Some(self.prefetched.swap_remove(i))
+            }
             None => None,
         };
         let state = match adopted {
@@ -1484,52 +1800,347 @@ impl<'a> Driver<'a> {
         following: Following,
         cheap: bool,
     ) -> Option<String> {
-        // The text the next list starts from, the edits already on it, its items, and
-        // whether they only delete.
-        let (start, before, items, patience, deletions_only) = match following {
-            Following::Unknown => return None,
-            Following::List { items, patience } => (
-                Cow::Borrowed(base),
-                edits.to_vec(),
-                Cow::Borrowed(items),
-                patience,
-                cheap,
-            ),
-            Following::Depth(depth) => {
-                let text = render(base, edits);
-                let text_key = key(&text);
-                let limit = Some(limit_for(depth));
-                let from = Some((base, edits));
-                let tree =
-                    tree_of(&mut self.ready, self.frontend, &text, text_key, limit, from).ok()?;
-                let needed = self.needed_after(edits);
-                // As in `hdd`: the first depth from here with something to delete.
-                let items = tree
-                    .depth_index()
-                    .iter()
-                    .skip(depth as usize)
-                    .map(|nodes| self.lists(&tree, nodes, &needed))
-                    .find(|lists| lists.iter().any(|list| !list.is_empty()))
-                    .and_then(|lists| deletions(&tree, &lists).into_iter().next());
-                // Kept for the pass, which builds on the same text when the guesses hold.
-                self.ready = Some((text_key, tree));
-                let items = items?;
-                (Cow::Owned(text), Vec::new(), Cow::Owned(items), None, true)
-            }
-            Following::Rewrite(rank) => {
-                let text = render(base, edits);
-                let tree = self.frontend.parse(&text).ok()?;
-                let needed = self.needed_after(edits);
-                let (items, _) = rewrites(&tree, rank, &needed, self.unlikely_too);
-                (Cow::Owned(text), Vec::new(), Cow::Owned(items), None, false)
-            }
+        let following = match following {
+            // Nothing deleted: the next depth up on the same tree.
+            Following::BottomUp { ahead, .. } if edits.is_empty() => match ahead {
+                Some(items) => Following::List {
+                    items,
+                    patience: None,
+                },
+                None => Following::NextRound,
+            },
+            following => following,
         };
-        let chosen = self.strategy(items.len(), patience).next()?;
-        let mut all = before;
-        all.extend(chosen.iter().flat_map(|&i| &items[i]));
-        let text = render(&start, &all);
-        let (valid, _) = self.check(&text, &start, &all, deletions_only);
-        valid.then_some(text)
+        if let Following::List { items, patience } = following {
+            let next = NextList {
+                items: Cow::Borrowed(items),
+                patience,
+                deletions: cheap,
+                dense: self.dense,
+            };
+            return match self.candidate_of(base, edits.to_vec(), &next) {
+                Proposal::Asks(text) => Some(text),
+                Proposal::Known | Proposal::Changes => None,
+            };
+        }
+        let text = render(base, edits);
+        self.next_candidate(base, edits, &text, following)
+    }
+
+    /// The first candidate `next` proposes on `start` with the edits `before` whose
+    /// verdict is not known, the candidates before it (known from the cache or a failed
+    /// check) passed over as the list will pass over them.
+    fn candidate_of(&self, start: &str, before: Vec<&Edit>, next: &NextList) -> Proposal {
+        let options = StrategyOptions {
+            dense: next.dense,
+            ..self.options.strategy_options.clone()
+        };
+        let mut strategy = self.strategy_with(next.items.len(), next.patience, options);
+        let mut kept = before;
+        let mut changes = false;
+        let mut failures = 0;
+        for _ in 0..WINDOW_SLACK {
+            // A shrink that keeps failing gives up (as in `run_list`).
+            if next.patience.is_some_and(|p| !changes && failures >= p) {
+                return Proposal::Known;
+            }
+            let Some(chosen) = strategy.next() else {
+                break;
+            };
+            let mut all = kept.clone();
+            all.extend(chosen.iter().flat_map(|&i| &next.items[i]));
+            let text = render(start, &all);
+            let verdict = match self.known(&text, key(&text)) {
+                Some(verdict) => verdict,
+                None if self.check(&text, start, &all, next.deletions).0 => {
+                    return Proposal::Asks(text);
+                }
+                None => false,
+            };
+            strategy.feedback(verdict);
+            if verdict {
+                kept = all;
+                changes = true;
+            } else {
+                failures += 1;
+            }
+        }
+        if changes || strategy.next().is_some() {
+            Proposal::Changes
+        } else {
+            Proposal::Known
+        }
+    }
+
+    /// The first candidate the passes from `following` on propose in `text` (`base` with
+    /// `edits`), each list made as the pass that runs it will make it; a list whose every
+    /// candidate is known to fail is passed over, and a pass with nothing to offer is
+    /// followed by the one after it (as in `hdd`, `rewrite_passes` and `all_passes`).
+    fn next_candidate(
+        &mut self,
+        base: &str,
+        edits: &[&Edit],
+        text: &str,
+        following: Following,
+    ) -> Option<String> {
+        let mut needed = self.needed_after(edits);
+        let mut rewrites_from = self.rewrites_from;
+        // The prediction has gone past the end of the HDD* now running, if any.
+        let mut fresh = false;
+        // The rewrites offer what takes away a needed node too (see `all_passes`).
+        let mut unlikely = self.unlikely_too;
+        // The lists are a later round's of HDD* (see `StrategyOptions::dense`).
+        let mut dense = self.dense;
+        let mut following = following;
+        // Each step moves on to a later list, a later pass or a later round; the bound
+        // only guards against a cycle of predictions.
+        for _ in 0..PREDICTION_STEPS {
+            // The list `following` names, and what follows it when none of its candidates
+            // is asked.
+            let (next, then) = match following {
+                Following::Unknown | Following::List { .. } => return None,
+                Following::Depth(depth) => {
+                    match self.depth_items(base, edits, text, depth, &needed) {
+                        DepthList::Found { items, at } => (
+                            NextList::deletions(items, dense),
+                            at.map_or(Following::Unknown, |at| Following::Depth(at + 1)),
+                        ),
+                        // Nothing to delete from a round's start: HDD* is at its fixed
+                        // point; else the round ends.
+                        DepthList::Nothing if depth == 1 => {
+                            following = Following::FixedPoint;
+                            continue;
+                        }
+                        DepthList::Nothing => {
+                            following = Following::NextRound;
+                            continue;
+                        }
+                        DepthList::Unknown => return None,
+                    }
+                }
+                Following::NextRound => {
+                    // A round of an HDD* not yet running changed nothing, or a list on
+                    // the way would have changed the text.
+                    let unchanged = text == self.current;
+                    let changed = self
+                        .hdd_state
+                        .as_ref()
+                        .is_some_and(|state| !unchanged || self.accepted != state.round_from);
+                    if fresh || !changed {
+                        following = Following::FixedPoint;
+                        continue;
+                    }
+                    // As in `hdd`: later rounds go bottom-up in markup, top-down in code.
+                    // One whose lists all fail as known changes nothing: HDD* ends.
+                    fresh = true;
+                    dense = true;
+                    if !self.frontend.needs_are_local() {
+                        following = Following::Depth(1);
+                        continue;
+                    }
+                    match self.bottom_up_in(text, None, unchanged, &needed)? {
+                        Ahead::Found(items) => {
+                            (NextList::deletions(items, true), Following::Unknown)
+                        }
+                        Ahead::Top => {
+                            following = Following::FixedPoint;
+                            continue;
+                        }
+                        Ahead::GaveUp => return None,
+                    }
+                }
+                // `hdd_bottom_up` builds the tree anew and forgets what it implied.
+                Following::BottomUp { depth, .. } => {
+                    match self.bottom_up_in(text, Some(depth), false, &needed)? {
+                        Ahead::Found(items) => {
+                            (NextList::deletions(items, true), Following::Unknown)
+                        }
+                        Ahead::Top => {
+                            following = Following::NextRound;
+                            continue;
+                        }
+                        Ahead::GaveUp => return None,
+                    }
+                }
+                Following::FixedPoint => {
+                    fresh = true;
+                    dense = false;
+                    let tree = self.frontend.parse(text).ok()?;
+                    needed.record_all(&tree);
+                    rewrites_from = text.len();
+                    following = Following::Rewrite(0);
+                    continue;
+                }
+                Following::Rewrite(rank) => {
+                    let tree = self.frontend.parse(text).ok()?;
+                    let offered =
+                        |rank| tree.ids().any(|id| tree.node(id).alternatives.len() > rank);
+                    let mut rank = rank;
+                    let mut found = None;
+                    while found.is_none() && offered(rank) {
+                        let (items, _) = rewrites(&tree, rank, &needed, unlikely);
+                        rank += 1;
+                        found = (!items.is_empty()).then_some(items);
+                    }
+                    match found {
+                        Some(items) => {
+                            let next = NextList {
+                                items: Cow::Owned(items),
+                                patience: None,
+                                deletions: false,
+                                dense: false,
+                            };
+                            (next, Following::Rewrite(rank))
+                        }
+                        None if text.len() != rewrites_from => {
+                            fresh = true;
+                            unlikely = false;
+                            dense = false;
+                            following = Following::Depth(1);
+                            continue;
+                        }
+                        None if self.frontend.needs_are_local() || unlikely => {
+                            following = Following::Shrink(Grain::Words);
+                            continue;
+                        }
+                        // Code: the rewrites that take away a needed node come last.
+                        None => {
+                            unlikely = true;
+                            following = Following::Rewrite(0);
+                            continue;
+                        }
+                    }
+                }
+                Following::Shrink(grain) => {
+                    // One list per value, in the pass's order.
+                    let tree = self.frontend.parse(text).ok()?;
+                    for id in tree.ids() {
+                        let units = self.frontend.units(text, tree.node(id), grain);
+                        if units.len() < 2 {
+                            continue;
+                        }
+                        let next = NextList {
+                            items: Cow::Owned(
+                                units.into_iter().map(|u| vec![Edit::delete(u)]).collect(),
+                            ),
+                            patience: Some(SHRINK_PATIENCE),
+                            deletions: true,
+                            dense: false,
+                        };
+                        match self.candidate_of(text, Vec::new(), &next) {
+                            Proposal::Asks(candidate) => return Some(candidate),
+                            Proposal::Known => {}
+                            Proposal::Changes => return None,
+                        }
+                    }
+                    following = match grain {
+                        Grain::Words => Following::Shrink(Grain::Characters),
+                        Grain::Characters => Following::Freed,
+                    };
+                    continue;
+                }
+                Following::Freed => {
+                    // As in `shrink_pass`: only when values shrank.
+                    let locked = match &self.shrink_from {
+                        Some((from, locked)) if text.len() != *from && !locked.is_empty() => locked,
+                        _ => {
+                            following = Following::Squeeze;
+                            continue;
+                        }
+                    };
+                    let tree = self.frontend.parse(text).ok()?;
+                    let freed = freed_nodes(&tree, locked);
+                    let items = deletions(&tree, &[freed]).pop().unwrap_or_default();
+                    (NextList::deletions(items, false), Following::Squeeze)
+                }
+                Following::Squeeze => {
+                    let tree = self.frontend.parse(text).ok()?;
+                    let items = squeeze_groups(&tree);
+                    if items.is_empty() {
+                        return None;
+                    }
+                    (NextList::deletions(items, false), Following::Unknown)
+                }
+            };
+            match self.candidate_of(text, Vec::new(), &next) {
+                Proposal::Asks(candidate) => return Some(candidate),
+                Proposal::Known => following = then,
+                Proposal::Changes => return None,
+            }
+        }
+        None
+    }
+
+    /// The items of the first HDD deletion list from `depth` on in `text` (`base` with
+    /// `edits`), as `hdd` makes it: the first depth with something to delete, or the
+    /// deepest node of a chain that depth heads. Its tree is kept for the pass.
+    fn depth_items(
+        &mut self,
+        base: &str,
+        edits: &[&Edit],
+        text: &str,
+        depth: u32,
+        needed: &Needed,
+    ) -> DepthList {
+        let text_key = key(text);
+        let mut limit = limit_for(depth);
+        let from = Some((base, edits));
+        let unchanged = text == self.current;
+        loop {
+            let built = tree_of(
+                &mut self.ready,
+                self.frontend,
+                text,
+                text_key,
+                Some(limit),
+                from,
+            );
+            let Ok(tree) = built else {
+                return DepthList::Unknown;
+            };
+            let index = tree.depth_index();
+            let found = (depth as usize..index.len())
+                .filter(|&at| !self.settled_at(at, unchanged))
+                .map(|at| (at, self.lists(&tree, &index[at], needed)))
+                .find(|(_, lists)| lists.iter().any(|list| !list.is_empty()));
+            let Some((at, lists)) = found else {
+                self.ready = Some((text_key, tree));
+                return DepthList::Nothing;
+            };
+            let Ok(at) = u32::try_from(at) else {
+                return DepthList::Unknown;
+            };
+            let chain = self
+                .frontend
+                .needs_are_local()
+                .then(|| self.chain(&tree, &index, at, &lists, needed))
+                .flatten();
+            let items = match (chain, tree.limit()) {
+                // As in `hdd`: a chain reaching the depth the tree was built to asks for a
+                // tree twice as deep.
+                (Some(chain), Some(built)) if chain.below + 1 >= built => {
+                    limit = 2 * built;
+                    continue;
+                }
+                // What follows a chain's probe depends on its verdict.
+                (Some(chain), _) => DepthList::Found {
+                    items: deletions(&tree, &[vec![chain.bottom]])
+                        .pop()
+                        .unwrap_or_default(),
+                    at: None,
+                },
+                (None, _) => DepthList::Found {
+                    items: deletions(&tree, &lists)
+                        .into_iter()
+                        .next()
+                        .unwrap_or_default(),
+                    at: Some(at),
+                },
+            };
+            // Kept for the pass, which builds on the same text when the guesses hold.
+            self.ready = Some((text_key, tree));
+            return items;
+        }
     }
 
     /// Gives up the prefetched calls: those still running are cancelled (their answers
@@ -1742,6 +2353,55 @@ struct Chain {
     beside: Vec<NodeId>,
 }
 
+/// The top-level nodes of `tree` that can be deleted and carry one of the `locked` labels.
+fn freed_nodes(tree: &Tree, locked: &[String]) -> Vec<NodeId> {
+    tree.node(tree.root())
+        .children
+        .iter()
+        .copied()
+        .filter(|&id| {
+            let node = tree.node(id);
+            node.delete.is_some() && locked.contains(&node.label)
+        })
+        .collect()
+}
+
+/// Adds the ancestors of every deletable node of `nodes` that `known` lacks to `more`.
+fn imply_ancestors(
+    tree: &Tree,
+    nodes: &[NodeId],
+    known: &BTreeSet<NodeId>,
+    more: &mut BTreeSet<NodeId>,
+) {
+    for &id in nodes {
+        let node = tree.node(id);
+        if !node.deletable() {
+            continue;
+        }
+        let mut up = node.parent;
+        while let Some(parent) = up {
+            if known.contains(&parent) || !more.insert(parent) {
+                break;
+            }
+            up = tree.node(parent).parent;
+        }
+    }
+}
+
+/// The squeeze's items: the deletions of every formatting whitespace node, one item per
+/// label.
+fn squeeze_groups(tree: &Tree) -> Vec<Vec<Edit>> {
+    let mut groups: BTreeMap<&str, Vec<Edit>> = BTreeMap::new();
+    for id in tree.ids() {
+        let node = tree.node(id);
+        if let (NodeKind::Whitespace, Some(span)) = (node.kind, &node.delete) {
+            let group = groups.entry(node.label.as_str()).or_default();
+            group.push(Edit::delete(span.clone()));
+        }
+    }
+    groups.into_values().collect()
+}
+
 /// True when a deletable node (formatting aside) lies under `id`, or may lie there below
 /// the depth `tree` was built to.
 fn holds_deletable(tree: &Tree, id: NodeId) -> bool {
@@ -1871,7 +2531,7 @@ impl Summary {
             })
             .collect();
         format!(
-            "{{\n  \"bytes_before\": {},\n  \"bytes_after\": {},\n  \"tokens_before\": {},\n  \"tokens_after\": {},\n  \"oracle_calls\": {},\n  \"cache_hits\": {},\n  \"rejected\": {},\n  \"timeouts\": {},\n  \"wasted\": {},\n  \"candidates\": {},\n  \"overhead_ms_per_candidate\": {:.3},\n  \"seconds\": {:.3},\n  \"interrupted\": {},\n  \"output\": {},\n  \"passes\": [{}]\n}}\n",
+            "{{\n  \"bytes_before\": {},\n  \"bytes_after\": {},\n  \"tokens_before\": {},\n  \"tokens_after\": {},\n  \"oracle_calls\": {},\n  \"cache_hits\": {},\n  \"rejected\": {},\n  \"timeouts\": {},\n  \"wasted\": {},\n  \"prefetch_adopted\": {},\n  \"candidates\": {},\n  \"overhead_ms_per_candidate\": {:.3},\n  \"seconds\": {:.3},\n  \"interrupted\": {},\n  \"output\": {},\n  \"passes\": [{}]{}\n}}\n",
             self.bytes_before,
             self.bytes_after,
             self.tokens_before,
@@ -1881,12 +2541,17 @@ impl Summary {
             self.stats.rejected,
             self.stats.timeouts,
             self.stats.wasted,
+            self.stats.adopted,
             self.stats.candidates,
             self.stats.overhead_ms_per_candidate(),
             self.seconds,
             self.interrupted,
             json_string(&self.output.to_string_lossy()),
-            passes.join(", ")
+            passes.join(", "),
+            self.stats.audit.map_or(String::new(), |a| format!(
+                ",\n  \"prefetch_audit\": {{\"right\": {}, \"wrong\": {}, \"unpredicted\": {}}}",
+                a.right, a.wrong, a.unpredicted
+            )),
         )
     }
 }

@@ -93,7 +93,10 @@ fn fixtures_reduce_to_their_expected_output() {
             .collect();
         args.extend(["-j", "1", "-q", "--timeout", "30"].map(String::from));
         let before = std::fs::read(&input).unwrap();
+        // Every list's prediction of the first candidate after it (what `-j 2` tests
+        // ahead) is checked against the candidate then asked.
         let status = Command::new(env!("CARGO_BIN_EXE_treereduce"))
+            .env("TREEREDUCE_AUDIT_PREFETCH", "1")
             .arg(&input)
             .arg(case.join("check.sh"))
             .args(&args)
@@ -114,7 +117,18 @@ fn fixtures_reduce_to_their_expected_output() {
             continue;
         }
         let got = std::fs::read_to_string(&out).unwrap();
-        let calls = json_number(&std::fs::read_to_string(&stats).unwrap(), "oracle_calls");
+        let json = std::fs::read_to_string(&stats).unwrap();
+        let calls = json_number(&json, "oracle_calls");
+        let (wrong, unpredicted) = (
+            json_number(&json, "wrong"),
+            json_number(&json, "unpredicted"),
+        );
+        if wrong + unpredicted > 0 {
+            failures.push(format!(
+                "{}: {wrong} wrong and {unpredicted} missing predictions of the next list's first candidate",
+                case.display()
+            ));
+        }
         let expected_path = case.join(format!("expected.{ext}"));
         let calls_path = case.join("expected-calls");
         if bless {
