@@ -307,6 +307,16 @@ enum Following<'l> {
     },
     /// The HDD deletion lists from this depth on, in the text this list leaves.
     Depth(u32),
+    /// As `Depth`, with no chain rule at this depth (see `probed` in [`Driver::hdd`]).
+    Unchained(u32),
+    /// What follows the probe of a chain that `head` heads and whose deepest node is at
+    /// `below` (see [`Driver::chain`]): the leaves `beside` it when the probe fails (the
+    /// next depth when there are none), else the chain asked top-down.
+    ChainProbe {
+        head: u32,
+        below: u32,
+        beside: Option<&'l [Vec<Edit>]>,
+    },
     /// The rewrites of this rank, in the text this list leaves.
     Rewrite(usize),
     /// The shrinking of values by this grain, in the text this list leaves.
@@ -714,12 +724,13 @@ impl<'a> Driver<'a> {
                         // follows: the leaves beside the chain, else the depth below it.
                         let beside = deletions(tree, &[chain.beside]);
                         let after = Following::Depth(below + 1);
-                        let following = match beside.first().filter(|items| !items.is_empty()) {
-                            Some(items) => Following::List {
-                                items,
-                                patience: None,
-                            },
-                            None => after,
+                        let following = Following::ChainProbe {
+                            head: depth,
+                            below,
+                            beside: beside
+                                .first()
+                                .filter(|items| !items.is_empty())
+                                .map(Vec::as_slice),
                         };
                         let probe = [vec![chain.bottom]];
                         self.note_hdd(round_from, &settled, at..=below as usize);
@@ -1525,7 +1536,9 @@ impl<'a> Driver<'a> {
         let limit = match following {
             // The next list starts from this text again: only whether it parses matters.
             Following::List { .. } => None,
-            Following::Depth(depth) => Some(Some(limit_for(depth))),
+            Following::Depth(depth)
+            | Following::Unchained(depth)
+            | Following::ChainProbe { head: depth, .. } => Some(Some(limit_for(depth))),
             Following::Rewrite(_)
             | Following::Shrink(_)
             | Following::Squeeze
@@ -1809,6 +1822,15 @@ impl<'a> Driver<'a> {
                 },
                 None => Following::NextRound,
             },
+            // The chain is needed: the leaves beside it, else the depth below it.
+            Following::ChainProbe { below, beside, .. } if edits.is_empty() => match beside {
+                Some(items) => Following::List {
+                    items,
+                    patience: None,
+                },
+                None => Following::Depth(below + 1),
+            },
+            Following::ChainProbe { head, .. } => Following::Unchained(head),
             following => following,
         };
         if let Following::List { items, patience } = following {
@@ -1898,9 +1920,13 @@ impl<'a> Driver<'a> {
             // The list `following` names, and what follows it when none of its candidates
             // is asked.
             let (next, then) = match following {
-                Following::Unknown | Following::List { .. } => return None,
-                Following::Depth(depth) => {
-                    match self.depth_items(base, edits, text, depth, &needed) {
+                // Told apart in `first_candidate`.
+                Following::Unknown | Following::List { .. } | Following::ChainProbe { .. } => {
+                    return None;
+                }
+                Following::Depth(depth) | Following::Unchained(depth) => {
+                    let unchained = matches!(following, Following::Unchained(_)).then_some(depth);
+                    match self.depth_items(base, edits, text, depth, unchained, &needed) {
                         DepthList::Found { items, at } => (
                             NextList::deletions(items, dense),
                             at.map_or(Following::Unknown, |at| Following::Depth(at + 1)),
@@ -2080,6 +2106,7 @@ impl<'a> Driver<'a> {
         edits: &[&Edit],
         text: &str,
         depth: u32,
+        unchained: Option<u32>,
         needed: &Needed,
     ) -> DepthList {
         let text_key = key(text);
@@ -2099,11 +2126,17 @@ impl<'a> Driver<'a> {
                 return DepthList::Unknown;
             };
             let index = tree.depth_index();
+            // After a chain's probe took its deepest node, no depth is settled.
             let found = (depth as usize..index.len())
-                .filter(|&at| !self.settled_at(at, unchanged))
+                .filter(|&at| unchained.is_some() || !self.settled_at(at, unchanged))
                 .map(|at| (at, self.lists(&tree, &index[at], needed)))
                 .find(|(_, lists)| lists.iter().any(|list| !list.is_empty()));
             let Some((at, lists)) = found else {
+                // As in `hdd`: a tree cut at its last depth is built twice as deep.
+                if let Some(built) = tree.limit().filter(|&l| index.len() > l as usize) {
+                    limit = 2 * built;
+                    continue;
+                }
                 self.ready = Some((text_key, tree));
                 return DepthList::Nothing;
             };
@@ -2114,7 +2147,8 @@ impl<'a> Driver<'a> {
                 .frontend
                 .needs_are_local()
                 .then(|| self.chain(&tree, &index, at, &lists, needed))
-                .flatten();
+                .flatten()
+                .filter(|_| unchained != Some(at));
             let items = match (chain, tree.limit()) {
                 // As in `hdd`: a chain reaching the depth the tree was built to asks for a
                 // tree twice as deep.

@@ -760,3 +760,55 @@ fn read_only_folders_left_by_a_test_are_removed() {
     assert_eq!(s.leftovers(), Vec::<String>::new());
     assert!(s.read("out.xml").contains("keep"));
 }
+
+/// What `-j 2` tests ahead at the end of a list is the candidate asked next (checked on
+/// the real verdicts with `TREEREDUCE_AUDIT_PREFETCH`, whatever `-j`), in two shapes the
+/// fixtures lack: a chain whose deepest node may go (the chain is then asked top-down,
+/// with no depth settled), and code whose next deletable node lies below the depth the
+/// tree was first built to.
+#[test]
+fn predictions_of_the_next_candidate_hold_after_a_chain_probe_and_below_a_cut_tree() {
+    let cases = [
+        (
+            "chain.xml",
+            "<r><a x=\"1\"><b y=\"2\"><c z=\"3\"><d w=\"4\"><e/></d></c></b></a><keep/></r>\n"
+                .to_string(),
+            "grep -q '<keep/>' \"$1\"",
+        ),
+        (
+            "deep.js",
+            format!(
+                "f(1);\nvar v = {}h(3), k(4){};\n",
+                "(".repeat(12),
+                ")".repeat(12)
+            ),
+            "grep -q 'h(3)' \"$1\"",
+        ),
+    ];
+    for (name, input, test) in cases {
+        let s = Scratch::new();
+        s.write(name, &input);
+        s.script("t.sh", test);
+        let args = [
+            name,
+            "./t.sh",
+            "-q",
+            "-j",
+            "1",
+            "-o",
+            "out",
+            "--stats-json",
+            "s.json",
+        ];
+        let mut command = s.command(&args);
+        command.env("TREEREDUCE_AUDIT_PREFETCH", "1");
+        let out = finish(command.spawn().unwrap(), 300);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        let json = s.read("s.json");
+        let right = json_number(&json, "right");
+        let wrong = json_number(&json, "wrong");
+        let unpredicted = json_number(&json, "unpredicted");
+        assert!(right >= 3, "{name}: {json}");
+        assert_eq!((wrong, unpredicted), (0, 0), "{name}: {json}");
+    }
+}
