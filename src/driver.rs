@@ -86,7 +86,7 @@ pub struct Stats {
     /// Speculative oracle calls whose result was not needed.
     pub wasted: usize,
     /// Calls started ahead, while a list ended, on the first candidate of a list to come,
-    /// that this list took (see `Following`).
+    /// that the list to come took (see `Following`).
     pub adopted: usize,
     /// With `TREEREDUCE_AUDIT_PREFETCH=1`, how the predictions of the lists to come fared
     /// (see `Audit`).
@@ -740,9 +740,7 @@ impl<'a> Driver<'a> {
                             probed = Some(depth);
                             continue;
                         }
-                        if beside.first().is_some_and(|items| !items.is_empty()) {
-                            self.delete_items(&beside, depth, round, after)?;
-                        }
+                        self.delete_items(&beside, depth, round, after)?;
                         if self.rollbacks == rolled_back {
                             let below = below as usize;
                             if settled.len() <= below {
@@ -878,15 +876,8 @@ impl<'a> Driver<'a> {
             let nodes = &index[depth];
             let asked = settled[depth] != Some(self.accepted);
             if asked {
-                let lists: Vec<Vec<NodeId>> = self
-                    .lists(&tree, nodes, &self.needed)
-                    .into_iter()
-                    .map(|list| {
-                        list.into_iter()
-                            .filter(|id| !implied.contains(id))
-                            .collect()
-                    })
-                    .collect();
+                let lists =
+                    self.lists_not_implied(&tree, nodes, &self.needed, |id| implied.contains(id));
                 let rolled_back = self.rollbacks;
                 let level = u32::try_from(depth).unwrap_or(u32::MAX);
                 if lists.iter().any(|list| !list.is_empty()) {
@@ -911,9 +902,7 @@ impl<'a> Driver<'a> {
             // Every deletable node of this depth fails on this text when nothing was
             // accepted: each was asked in vain, is known to fail, or its list had settled.
             if self.accepted == built_at {
-                let mut more = BTreeSet::new();
-                imply_ancestors(&tree, nodes, &implied, &mut more);
-                implied.append(&mut more);
+                imply_ancestors(&tree, nodes, &BTreeSet::new(), &mut implied);
             }
             depth -= 1;
         }
@@ -966,15 +955,8 @@ impl<'a> Driver<'a> {
                 return Ahead::GaveUp;
             }
             if !settled(above) {
-                let lists: Vec<Vec<NodeId>> = self
-                    .lists(tree, nodes, needed)
-                    .into_iter()
-                    .map(|list| {
-                        list.into_iter()
-                            .filter(|id| !known.contains(id) && !more.contains(id))
-                            .collect()
-                    })
-                    .collect();
+                let implied = |id: &NodeId| known.contains(id) || more.contains(id);
+                let lists = self.lists_not_implied(tree, nodes, needed, implied);
                 let found = deletions(tree, &lists).into_iter().find(|l| !l.is_empty());
                 if let Some(items) = found {
                     return Ahead::Found(items);
@@ -1025,6 +1007,21 @@ impl<'a> Driver<'a> {
             settled: settled.to_vec(),
             depths,
         });
+    }
+
+    /// [`Driver::lists`] without the nodes whose deletion `implied` says fails (see
+    /// [`Driver::hdd_bottom_up`]).
+    fn lists_not_implied(
+        &self,
+        tree: &Tree,
+        nodes: &[NodeId],
+        needed: &Needed,
+        implied: impl Fn(&NodeId) -> bool,
+    ) -> Vec<Vec<NodeId>> {
+        self.lists(tree, nodes, needed)
+            .into_iter()
+            .map(|list| list.into_iter().filter(|id| !implied(id)).collect())
+            .collect()
     }
 
     /// The deletion lists of one depth, without the nodes known to be `needed`.
@@ -1146,25 +1143,20 @@ impl<'a> Driver<'a> {
         let before = self.current.len();
         self.shrink_from = Some((before, locked));
         let outcome = self.shrink_words_and_characters();
-        let locked = self.shrink_from.take().map(|(_, locked)| locked);
+        let (_, locked) = self.shrink_from.take().unwrap_or_default();
         outcome?;
-        if self.current.len() == before || locked.as_ref().is_none_or(Vec::is_empty) {
+        if self.current.len() == before || locked.is_empty() {
             return Ok(());
         }
         let tree = self.parse_current()?;
-        let freed = freed_nodes(&tree, locked.as_deref().unwrap_or_default());
+        let freed = freed_nodes(&tree, &locked);
         self.delete_pass(&tree, &[freed], 1, 1, Following::Squeeze)
     }
 
     fn shrink_words_and_characters(&mut self) -> Result<()> {
         for grain in [Grain::Words, Grain::Characters] {
             let tree = self.parse_current()?;
-            let lists: Vec<Vec<Vec<Edit>>> = tree
-                .ids()
-                .map(|id| self.frontend.units(&self.current, tree.node(id), grain))
-                .filter(|units| units.len() > 1)
-                .map(|units| units.into_iter().map(|u| vec![Edit::delete(u)]).collect())
-                .collect();
+            let lists = self.shrink_lists(&self.current, &tree, grain);
             if lists.is_empty() {
                 continue;
             }
@@ -1184,6 +1176,16 @@ impl<'a> Driver<'a> {
             self.pass("shrink", &lists, None, patience, true, after)?;
         }
         Ok(())
+    }
+
+    /// The shrink pass's lists of `text` (whose tree is `tree`) at `grain`: one per text
+    /// or value with two pieces or more, each piece's deletion an item.
+    fn shrink_lists(&self, text: &str, tree: &Tree, grain: Grain) -> Vec<Vec<Vec<Edit>>> {
+        tree.ids()
+            .map(|id| self.frontend.units(text, tree.node(id), grain))
+            .filter(|units| units.len() > 1)
+            .map(|units| units.into_iter().map(|u| vec![Edit::delete(u)]).collect())
+            .collect()
     }
 
     /// Removes all formatting whitespace at once: one item per label of whitespace node
@@ -2040,15 +2042,9 @@ impl<'a> Driver<'a> {
                 Following::Shrink(grain) => {
                     // One list per value, in the pass's order.
                     let tree = self.frontend.parse(text).ok()?;
-                    for id in tree.ids() {
-                        let units = self.frontend.units(text, tree.node(id), grain);
-                        if units.len() < 2 {
-                            continue;
-                        }
+                    for items in self.shrink_lists(text, &tree, grain) {
                         let next = NextList {
-                            items: Cow::Owned(
-                                units.into_iter().map(|u| vec![Edit::delete(u)]).collect(),
-                            ),
+                            items: Cow::Owned(items),
                             patience: Some(SHRINK_PATIENCE),
                             deletions: true,
                             dense: false,
