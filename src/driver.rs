@@ -1113,7 +1113,14 @@ impl<'a> Driver<'a> {
             if !tree.ids().any(|id| tree.node(id).alternatives.len() > rank) {
                 return Ok(());
             }
-            let (items, subjects) = rewrites(&tree, rank, &self.needed, self.unlikely_too);
+            let (items, subjects) = rewrites(
+                self.frontend,
+                &self.current,
+                &tree,
+                rank,
+                &self.needed,
+                self.unlikely_too,
+            );
             rank += 1;
             if items.is_empty() {
                 continue;
@@ -2006,7 +2013,8 @@ impl<'a> Driver<'a> {
                     let mut rank = rank;
                     let mut found = None;
                     while found.is_none() && offered(rank) {
-                        let (items, _) = rewrites(&tree, rank, &needed, unlikely);
+                        let (items, _) =
+                            rewrites(self.frontend, text, &tree, rank, &needed, unlikely);
                         rank += 1;
                         found = (!items.is_empty()).then_some(items);
                     }
@@ -2481,6 +2489,8 @@ fn deletion_edits(node: &Node) -> Vec<Edit> {
 /// to fail, and unless `unlikely_too` those that delete a node proven needed), and what
 /// they are.
 fn rewrites(
+    frontend: &dyn Frontend,
+    text: &str,
     tree: &Tree,
     rank: usize,
     needed: &Needed,
@@ -2496,7 +2506,11 @@ fn rewrites(
             if !unlikely_too && needed.deleted_by(edits) {
                 return None;
             }
-            Some((edits.clone(), Subject::of(tree, id, what)?))
+            let subject = Subject::of(tree, id, what)?;
+            let mut edits = edits.clone();
+            let layout = frontend.reindent(text, tree.node(id).span.clone(), &edits);
+            edits.extend(layout);
+            Some((edits, subject))
         })
         .unzip()
 }

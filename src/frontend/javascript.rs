@@ -9,7 +9,7 @@ use super::profile::Grammar;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::{Frontend, Grain, SyntaxError, words};
+use super::{Frontend, Grain, SyntaxError, dedent, words};
 use crate::tree::{Edit, Node, NodeId, Tree};
 
 /// The profile text, as compiled into the binary.
@@ -105,6 +105,16 @@ impl Frontend for JavaScript {
 
     fn is_valid(&self, text: &str) -> bool {
         GRAMMAR.tree(text).is_some() && self.early_error(text, None).is_none()
+    }
+
+    /// Line breaks mean the same whatever the spaces after them, but not inside a template
+    /// or a string continued on the next line: a node that holds either keeps its layout.
+    fn reindent(&self, text: &str, span: Range<usize>, edits: &[Edit]) -> Vec<Edit> {
+        let own = &text[span.clone()];
+        if own.contains('`') || own.contains("\\\n") || own.contains("\\\r") {
+            return Vec::new();
+        }
+        dedent(text, span, edits)
     }
 
     fn parse_edited_to(
@@ -582,6 +592,28 @@ mod tests {
             node(text, "if_statement", text.trim_end()).1,
             ["a();", "b();", "{\n  a();\n}"]
         );
+    }
+
+    /// Spaces at the start of a line are layout, but not in a template or a string
+    /// continued with a backslash.
+    #[test]
+    fn hoists_keep_the_layout_of_what_they_keep_but_not_of_strings() {
+        let js = JavaScript::default();
+        let reindented = |text: &str, inner: &str| {
+            let span = 2..text.len() - 1;
+            let at = text.find(inner).unwrap();
+            let edits = [
+                Edit::delete(span.start..at),
+                Edit::delete(at + inner.len()..span.end),
+            ];
+            js.reindent(text, span, &edits).len()
+        };
+        let text = "  if (c) {\n    a();\n    b();\n  }\n";
+        assert_eq!(reindented(text, "a();\n    b();"), 1);
+        let text = "  if (c) {\n    a(`\n    `);\n    b();\n  }\n";
+        assert_eq!(reindented(text, "a(`\n    `);\n    b();"), 0);
+        let text = "  if (c) {\n    a('\\\n    ');\n    b();\n  }\n";
+        assert_eq!(reindented(text, "a('\\\n    ');\n    b();"), 0);
     }
 
     #[test]

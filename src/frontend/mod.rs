@@ -114,6 +114,13 @@ pub trait Frontend {
     fn units(&self, _text: &str, _node: &Node, _grain: Grain) -> Vec<Range<usize>> {
         Vec::new()
     }
+
+    /// Deletions to add to `edits`, a rewrite of the node spanning `span` in `text`, so
+    /// that what the rewrite keeps keeps the layout it had (see [`dedent`]). Only layout
+    /// that means nothing may change; the default changes none.
+    fn reindent(&self, _text: &str, _span: Range<usize>, _edits: &[Edit]) -> Vec<Edit> {
+        Vec::new()
+    }
 }
 
 /// How fine the pieces of a shrinking value are: words first (a sentence loses whole words
@@ -254,6 +261,75 @@ pub(crate) fn deletion_span(text: &str, start: usize, end: usize) -> Range<usize
     }
 }
 
+/// When `edits` (deletions inside `span`, a node of `text`) keep one piece of the node, a
+/// descendant whose first line was indented more than the node's (a function hoisted out
+/// of a wrapper, a block's statements out of an `if`): the deletions that take the
+/// difference off the piece's other lines, so that they sit under its first line as they
+/// did. Each line loses the columns between the node's indentation and the piece's, never
+/// more than its own leading blanks, so that the deletions of nested rewrites in one
+/// candidate add up (the node's band, then the piece's own) instead of overlapping.
+pub(crate) fn dedent(text: &str, span: Range<usize>, edits: &[Edit]) -> Vec<Edit> {
+    let Some(kept) = kept_piece(span.clone(), edits) else {
+        return Vec::new();
+    };
+    let bytes = text.as_bytes();
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let blanks = |from: usize| {
+        bytes[from..]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count()
+    };
+    let (node_line, kept_line) = (line_start(span.start), line_start(kept.start));
+    if node_line == kept_line {
+        return Vec::new();
+    }
+    let outer = blanks(node_line).min(span.start - node_line);
+    let inner = blanks(kept_line).min(kept.start - kept_line);
+    if inner <= outer {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut at = kept.start;
+    while let Some(i) = text[at..kept.end].find('\n') {
+        let line = at + i + 1;
+        let lead = blanks(line).min(inner);
+        if lead > outer && line + lead <= kept.end {
+            out.push(Edit::delete(line + outer..line + lead));
+        }
+        at = line;
+    }
+    out
+}
+
+/// The one piece of `span` that `edits` (deletions) leave, or `None` when they are not
+/// all deletions inside it or leave no piece or several.
+fn kept_piece(span: Range<usize>, edits: &[Edit]) -> Option<Range<usize>> {
+    let mut cuts: Vec<Range<usize>> = Vec::with_capacity(edits.len());
+    for edit in edits {
+        if !edit.is_deletion() || edit.span.start < span.start || edit.span.end > span.end {
+            return None;
+        }
+        cuts.push(edit.span.clone());
+    }
+    cuts.sort_by_key(|c| c.start);
+    let mut pieces = Vec::new();
+    let mut at = span.start;
+    for cut in cuts {
+        if cut.start > at {
+            pieces.push(at..cut.start);
+        }
+        at = at.max(cut.end);
+    }
+    if at < span.end {
+        pieces.push(at..span.end);
+    }
+    match pieces.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
 /// Joins `characters` (consecutive pieces of `text`, in order: its characters, with a
 /// reference or an escape sequence as one) into words and the runs of whitespace between
 /// them, the units a shrink by words removes. A no-break space separates words too.
@@ -286,6 +362,66 @@ mod tests {
     fn cut(text: &str, start: usize, end: usize) -> String {
         let r = deletion_span(text, start, end);
         format!("{}{}", &text[..r.start], &text[r.end..])
+    }
+
+    /// `text` with the node `outer` replaced by its piece `inner` (both found as
+    /// substrings), by the deletions around it and those [`dedent`] adds.
+    fn hoist(text: &str, outer: &str, inner: &str) -> Vec<Edit> {
+        let start = text.find(outer).unwrap();
+        let span = start..start + outer.len();
+        let at = start + outer.find(inner).unwrap();
+        let mut edits = vec![
+            Edit::delete(span.start..at),
+            Edit::delete(at + inner.len()..span.end),
+        ];
+        edits.extend(dedent(text, span, &edits));
+        edits
+    }
+
+    fn apply(text: &str, edits: &[Edit]) -> String {
+        crate::render::render(text, &edits.iter().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_hoisted_piece_keeps_its_lines_under_its_first() {
+        let text = "f();\n  if (c) {\n    a();\n\n    if (d) {\n      b();\n    }\n  }\n";
+        let inner = "a();\n\n    if (d) {\n      b();\n    }";
+        let edits = hoist(text, &text[7..text.len() - 1], inner);
+        assert_eq!(
+            apply(text, &edits),
+            "f();\n  a();\n\n  if (d) {\n    b();\n  }\n"
+        );
+        // Hoisting onto a line indented as much, or within a line, moves nothing.
+        let flat = "if (c) {\n  a();\n} else {\n  b();\n}\n";
+        assert_eq!(hoist(flat, "{\n  a();\n}", "a();").len(), 2);
+        let call = "x = f(function () {\n  a();\n});\n";
+        assert_eq!(
+            hoist(call, "f(function () {\n  a();\n})", "function").len(),
+            2
+        );
+    }
+
+    #[test]
+    fn dedents_of_nested_hoists_add_up() {
+        let text = "  if (c) {\n    while (d) {\n      a();\n      b();\n    }\n  }\n";
+        let outer = &text[2..text.len() - 1];
+        let middle = "while (d) {\n      a();\n      b();\n    }";
+        let mut edits = hoist(text, outer, middle);
+        edits.extend(hoist(text, middle, "a();\n      b();"));
+        assert_eq!(apply(text, &edits), "  a();\n  b();\n");
+    }
+
+    #[test]
+    fn a_line_indented_less_than_its_piece_loses_only_its_own_blanks() {
+        let text = "    g(\n        x,\n      y,\n  z);\n";
+        let edits = hoist(text, "g(\n        x,\n      y,\n  z)", "x,\n      y,\n  z");
+        assert_eq!(apply(text, &edits), "    x,\n    y,\n  z;\n");
+        // Edits that are not deletions, or keep two pieces, move nothing.
+        let text = "{\n  {\n    a;\n  }\n}";
+        let swap = [Edit::replace(0..1, String::from("("))];
+        assert!(dedent(text, 0..text.len(), &swap).is_empty());
+        let two = [Edit::delete(1..2), Edit::delete(6..7)];
+        assert!(dedent(text, 0..text.len(), &two).is_empty());
     }
 
     #[test]
