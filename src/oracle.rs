@@ -533,32 +533,30 @@ fn drain(
 }
 
 /// Finds the test program: a path with a slash is taken relative to the current folder
-/// (the test later runs elsewhere); a bare name is looked up on `PATH`.
+/// (the test later runs elsewhere); so is a bare name when the current folder holds an
+/// executable file of that name (`treereduce page.xml check.sh`, as C-Reduce takes it);
+/// any other bare name is looked up on `PATH` (`node`, `grep`).
 fn resolve_command(command: &Path) -> Result<PathBuf> {
     let shown = command.display().to_string();
     let err = |reason: String| Error::Test {
         command: shown.clone(),
         reason,
     };
-    let candidate = if command.components().count() > 1 || command.is_absolute() {
-        std::path::absolute(command).map_err(|e| err(e.to_string()))?
+    let absolute = |path: &Path| std::path::absolute(path).map_err(|e| err(e.to_string()));
+    let named_here = command.components().count() > 1 || command.is_absolute();
+    let candidate = if named_here || is_executable(command) {
+        absolute(command)?
     } else {
         let path = std::env::var_os("PATH").unwrap_or_default();
-        std::env::split_paths(&path)
+        match std::env::split_paths(&path)
             .map(|dir| dir.join(command))
             .find(|p| is_executable(p))
-            .ok_or_else(|| {
-                // A script in the current folder is the likely meaning, as in a shell.
-                let here = Path::new(".").join(command);
-                err(if here.is_file() {
-                    format!(
-                        "not found on PATH; a bare name is looked up there, as a shell does: for the file in this folder, write {}",
-                        here.display()
-                    )
-                } else {
-                    String::from("not found on PATH")
-                })
-            })?
+        {
+            Some(found) => found,
+            // A file here that is not executable: say so below rather than "not found".
+            None if command.is_file() => absolute(command)?,
+            None => return Err(err(String::from("not found here nor on PATH"))),
+        }
     };
     let meta = std::fs::metadata(&candidate).map_err(|e| err(format!("{e}")))?;
     if !meta.is_file() {

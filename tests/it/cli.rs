@@ -141,13 +141,33 @@ fn missing_or_non_executable_test_exits_2() {
     let out = treereduce(dir.path(), &["a.xml", "./plain.sh"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not executable"), "{}", stderr(&out));
-    // A bare name is looked up on PATH; a script of that name here gets a hint.
-    script(dir.path(), "here.sh", "exit 0");
-    let out = treereduce(dir.path(), &["a.xml", "here.sh"]);
+    // A bare name that is a file here but not executable is refused as such.
+    let out = treereduce(dir.path(), &["a.xml", "plain.sh"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("write ./here.sh"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not executable"), "{}", stderr(&out));
     let out = treereduce(dir.path(), &["a.xml", "nowhere.sh"]);
-    assert!(!stderr(&out).contains("write ./"), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("nor on PATH"), "{}", stderr(&out));
+}
+
+/// `treereduce page.xml check.sh` runs the check.sh of the current folder, as C-Reduce
+/// does; other bare names (`sh`) come from PATH.
+#[test]
+fn a_bare_test_name_is_the_file_here_else_a_program_on_path() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<a><b/><keep/></a>").unwrap();
+    script(dir.path(), "check.sh", "grep -q keep \"$1\"");
+    let out = treereduce(dir.path(), &["a.xml", "check.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("a.reduced.xml")).unwrap();
+    assert_eq!(result, "<keep/>");
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, "grep -q keep \"$1\"").unwrap();
+    let plain = plain.to_str().unwrap();
+    let out = treereduce(dir.path(), &["a.xml", "sh", plain, "-q", "-o", "b.xml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("b.xml")).unwrap();
+    assert_eq!(result, "<keep/>");
 }
 
 #[test]
