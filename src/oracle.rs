@@ -206,6 +206,30 @@ pub fn test_arguments(args: &[OsString], file: &Path) -> Vec<OsString> {
     out
 }
 
+/// `args` with every argument that names a file by a path relative to the current folder
+/// (`render.js` in `node render.js`) made absolute, or `None` when none does. The test runs
+/// in a fresh folder, where such a path names nothing.
+pub fn absolute_file_args(args: &[OsString]) -> Option<Vec<OsString>> {
+    let mut changed = false;
+    let out = args
+        .iter()
+        .map(|arg| {
+            let path = Path::new(arg);
+            let relative_file = arg.to_str().is_none_or(|s| !s.contains("{}"))
+                && path.is_relative()
+                && path.is_file();
+            match std::path::absolute(path) {
+                Ok(absolute) if relative_file => {
+                    changed = true;
+                    absolute.into_os_string()
+                }
+                _ => arg.clone(),
+            }
+        })
+        .collect();
+    changed.then_some(out)
+}
+
 impl Oracle {
     /// Checks that the test can be run and makes the private temporary root (under `TMPDIR`).
     pub fn new(mut config: OracleConfig) -> Result<Self> {
@@ -226,6 +250,16 @@ impl Oracle {
             root,
             progress: None,
         })
+    }
+
+    /// The test's arguments (before the candidate's path).
+    pub fn args(&self) -> &[OsString] {
+        &self.config.args
+    }
+
+    /// Changes the test's arguments.
+    pub fn set_args(&mut self, args: Vec<OsString>) {
+        self.config.args = args;
     }
 
     /// Changes the per-call time limit.

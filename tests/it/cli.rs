@@ -151,7 +151,8 @@ fn missing_or_non_executable_test_exits_2() {
 }
 
 /// `treereduce page.xml check.sh` runs the check.sh of the current folder, as C-Reduce
-/// does; other bare names (`sh`) come from PATH.
+/// does; other bare names (`sh`) come from PATH, and a file the test's arguments name
+/// relative to the current folder is found.
 #[test]
 fn a_bare_test_name_is_the_file_here_else_a_program_on_path() {
     let dir = tempfile::tempdir().unwrap();
@@ -161,13 +162,25 @@ fn a_bare_test_name_is_the_file_here_else_a_program_on_path() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let result = std::fs::read_to_string(dir.path().join("a.reduced.xml")).unwrap();
     assert_eq!(result, "<keep/>");
-    let plain = dir.path().join("plain");
-    std::fs::write(&plain, "grep -q keep \"$1\"").unwrap();
-    let plain = plain.to_str().unwrap();
-    let out = treereduce(dir.path(), &["a.xml", "sh", plain, "-q", "-o", "b.xml"]);
+    // `sh plain` names a file here, which the test's fresh folder lacks: the start-up
+    // check finds the test failing, and passing with the file's absolute path.
+    std::fs::write(dir.path().join("plain"), "grep -q keep \"$1\"").unwrap();
+    let out = treereduce(dir.path(), &["a.xml", "sh", "plain", "-o", "b.xml"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let absolute = dir.path().join("plain").canonicalize().unwrap();
+    let note = format!("plain as {}", absolute.display());
+    assert!(stderr(&out).contains(&note), "{}", stderr(&out));
     let result = std::fs::read_to_string(dir.path().join("b.xml")).unwrap();
     assert_eq!(result, "<keep/>");
+    // A test that fails anyway is reported with the arguments it was given.
+    std::fs::write(dir.path().join("never"), "exit 1").unwrap();
+    let out = treereduce(dir.path(), &["a.xml", "sh", "never", "-o", "c.xml"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("by hand to see why: sh never a.xml"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
