@@ -15,9 +15,11 @@ use crate::reduce::{Order, StrategyKind, StrategyOptions};
 const AFTER_HELP: &str = "\
 The test is run once per candidate, in a fresh private folder that holds the candidate under
 the input's file name; the candidate's absolute path is appended to the test's arguments (or
-replaces `{}` where an argument contains it). Exit status 0 means the candidate is still
-interesting (it still shows the bug); --exit-code, --match and --timeout-is-interesting
-change that. Before reducing, the original is tested twice and the smallest document once.
+replaces `{}` where an argument contains it), and its text is on the test's stdin. A bare
+TEST name is a file of the current folder when there is one, else a program on PATH. Exit
+status 0 means the candidate is still interesting (it still shows the bug); --exit-code,
+--match and --timeout-is-interesting change that. Before reducing, the original is tested
+twice and the smallest document once.
 
 Exit codes:
   0    reduced (or nothing could be removed); the result is in the output file

@@ -320,11 +320,15 @@ impl Oracle {
         run
     }
 
+    /// The test's command for `candidate`: its path as the last argument (or for `{}`),
+    /// and its text on stdin too, for a test that reads it there (`grep -q bug`, as
+    /// Shrink Ray's tests may).
     fn command(&self, candidate: &Path) -> Command {
         let mut command = Command::new(&self.config.command);
         command.args(test_arguments(&self.config.args, candidate));
+        let stdin = std::fs::File::open(candidate).map_or_else(|_| Stdio::null(), Stdio::from);
         command
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);

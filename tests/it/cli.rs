@@ -183,6 +183,18 @@ fn a_bare_test_name_is_the_file_here_else_a_program_on_path() {
     );
 }
 
+/// A test may read the candidate on stdin instead of from the path it is given.
+#[test]
+fn the_test_gets_the_candidate_on_stdin_too() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.xml"), "<a><b/><keep/><c/></a>").unwrap();
+    script(dir.path(), "t.sh", "grep -q keep");
+    let out = treereduce(dir.path(), &["a.xml", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("a.reduced.xml")).unwrap();
+    assert_eq!(result, "<keep/>");
+}
+
 #[test]
 fn output_equal_to_input_is_refused() {
     let dir = tempfile::tempdir().unwrap();
