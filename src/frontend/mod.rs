@@ -172,7 +172,7 @@ impl Format {
         match ext.as_str() {
             "xml" | "xhtml" | "xht" | "mml" | "svg" | "xsl" | "xslt" | "rss" | "atom" | "opf"
             | "ncx" => Format::Xml,
-            "js" | "mjs" | "cjs" => Format::JavaScript,
+            "js" | "mjs" | "cjs" | "jsx" => Format::JavaScript,
             _ => Format::Lines,
         }
     }

@@ -205,9 +205,25 @@ fn format_js_applies_to_any_file_name() {
     let result = std::fs::read_to_string(dir.path().join("out.txt")).unwrap();
     assert_eq!(result.trim_end(), "g(2);");
     assert_eq!(Format::from_name("js"), Some(Format::JavaScript));
-    for name in ["a.js", "b.MJS", "c.cjs"] {
+    for name in ["a.js", "b.MJS", "c.cjs", "d.jsx"] {
         assert_eq!(Format::from_path(Path::new(name)), Format::JavaScript);
     }
+}
+
+/// tree-sitter's JavaScript grammar reads JSX: a `.jsx` file is reduced as code, whole
+/// statements and elements at a time, and stays JSX that parses.
+#[test]
+fn jsx_files_reduce_as_javascript() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "import React from 'react';\n\nfunction Header({ title }) {\n  return <h1>{title}</h1>;\n}\n\nexport default function App() {\n  return (\n    <div>\n      <Header title=\"x\" />\n      <p>BUG here</p>\n    </div>\n  );\n}\n";
+    std::fs::write(dir.path().join("app.jsx"), input).unwrap();
+    script(dir.path(), "t.sh", "grep -q BUG \"$1\"");
+    let out = treereduce(dir.path(), &["app.jsx", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let result = std::fs::read_to_string(dir.path().join("app.reduced.jsx")).unwrap();
+    assert!(result.contains("<p>BUG here</p>"), "{result}");
+    assert!(!result.contains("Header"), "{result}");
+    assert!(Format::JavaScript.frontend().is_valid(&result), "{result}");
 }
 
 /// Every blank text is the one empty document: once the test found the smallest document
