@@ -2497,7 +2497,8 @@ fn rewrites(
     unlikely_too: bool,
 ) -> (Vec<Vec<Edit>>, Vec<Subject>) {
     let what = needed::rewrite(rank);
-    tree.ids()
+    let (mut items, subjects): (Vec<_>, Vec<_>) = tree
+        .ids()
         .filter(|&id| !needed.holds(tree.node(id), what))
         .filter_map(|id| {
             let edits = tree.node(id).alternatives.get(rank)?;
@@ -2507,12 +2508,14 @@ fn rewrites(
                 return None;
             }
             let subject = Subject::of(tree, id, what)?;
-            let mut edits = edits.clone();
-            let layout = frontend.reindent(text, tree.node(id).span.clone(), &edits);
-            edits.extend(layout);
-            Some((edits, subject))
+            Some(((tree.node(id).span.clone(), edits.clone()), subject))
         })
-        .unzip()
+        .unzip();
+    frontend.reindent(text, &mut items);
+    (
+        items.into_iter().map(|(_, edits)| edits).collect(),
+        subjects,
+    )
 }
 
 /// The summary printed at the end of a run.

@@ -595,11 +595,22 @@ fn by_hand(config: &Config) -> String {
         }
     };
     let arguments = oracle::test_arguments(&config.test_args, &config.input);
-    std::iter::once(config.test.as_os_str())
+    // A bare name that is a file here ran that file; a shell would look it up on PATH.
+    let test = &config.test;
+    let here = test.components().count() == 1 && !test.is_absolute() && test.is_file();
+    let command = match here {
+        true => Path::new(".").join(test).into_os_string(),
+        false => test.clone().into_os_string(),
+    };
+    let mut line = std::iter::once(command.as_os_str())
         .chain(arguments.iter().map(|a| a.as_os_str()))
         .map(|word| quote(&word.to_string_lossy()))
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(" ");
+    // The test also reads the candidate on stdin.
+    line.push_str(" < ");
+    line.push_str(&quote(&config.input.to_string_lossy()));
+    line
 }
 
 fn not_interesting(config: &Config, outcome: &Outcome) -> Error {

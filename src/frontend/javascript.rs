@@ -92,6 +92,38 @@ impl JavaScript {
     }
 }
 
+/// The outermost templates and strings of `text` (valid JavaScript) that span lines, in
+/// order. Everything when the text cannot be parsed, so that no line is touched.
+fn multiline_strings(text: &str) -> Vec<Range<usize>> {
+    let Some(tree) = GRAMMAR.tree(text) else {
+        let everything = 0..text.len();
+        return vec![everything];
+    };
+    let mut out = Vec::new();
+    let mut cursor = tree.walk();
+    let mut down = true;
+    loop {
+        let node = cursor.node();
+        let multiline = node.start_position().row != node.end_position().row;
+        if down && multiline && matches!(node.kind(), "template_string" | "string") {
+            out.push(node.byte_range());
+            down = false;
+        }
+        if down && multiline && cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            down = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            break;
+        }
+        down = false;
+    }
+    out
+}
+
 impl Frontend for JavaScript {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
         GRAMMAR.parse(text).map(|tree| with_exports(text, tree))
@@ -108,13 +140,26 @@ impl Frontend for JavaScript {
     }
 
     /// Line breaks mean the same whatever the spaces after them, but not inside a template
-    /// or a string continued on the next line: a node that holds either keeps its layout.
-    fn reindent(&self, text: &str, span: Range<usize>, edits: &[Edit]) -> Vec<Edit> {
-        let own = &text[span.clone()];
-        if own.contains('`') || own.contains("\\\n") || own.contains("\\\r") {
-            return Vec::new();
+    /// or a string continued on the next line: the lines that begin inside one keep their
+    /// spaces.
+    fn reindent(&self, text: &str, rewrites: &mut [(Range<usize>, Vec<Edit>)]) {
+        let mut strings: Option<Vec<Range<usize>>> = None;
+        for (span, edits) in rewrites.iter_mut() {
+            let own = &text[span.clone()];
+            let may_hold = own.contains('`') || own.contains("\\\n") || own.contains("\\\r");
+            // The tree is looked at only when some rewrite may hold a string that spans lines.
+            let strings: &[Range<usize>] = match (&mut strings, may_hold) {
+                (_, false) => &[],
+                (Some(found), true) => found,
+                (none, true) => none.insert(multiline_strings(text)),
+            };
+            let inside = |at: usize| {
+                let i = strings.partition_point(|s| s.end <= at);
+                strings.get(i).is_some_and(|s| s.start < at)
+            };
+            let layout = dedent(text, span.clone(), edits, &inside);
+            edits.extend(layout);
         }
-        dedent(text, span, edits)
     }
 
     fn parse_edited_to(
@@ -595,25 +640,34 @@ mod tests {
     }
 
     /// Spaces at the start of a line are layout, but not in a template or a string
-    /// continued with a backslash.
+    /// continued with a backslash: the lines that begin inside one keep theirs, the other
+    /// lines of the same rewrite move.
     #[test]
     fn hoists_keep_the_layout_of_what_they_keep_but_not_of_strings() {
         let js = JavaScript::default();
-        let reindented = |text: &str, inner: &str| {
+        let hoisted = |text: &str, inner: &str| {
             let span = 2..text.len() - 1;
             let at = text.find(inner).unwrap();
-            let edits = [
+            let edits = vec![
                 Edit::delete(span.start..at),
                 Edit::delete(at + inner.len()..span.end),
             ];
-            js.reindent(text, span, &edits).len()
+            let mut rewrites = [(span, edits)];
+            js.reindent(text, &mut rewrites);
+            crate::render::render(text, &rewrites[0].1.iter().collect::<Vec<_>>())
         };
         let text = "  if (c) {\n    a();\n    b();\n  }\n";
-        assert_eq!(reindented(text, "a();\n    b();"), 1);
-        let text = "  if (c) {\n    a(`\n    `);\n    b();\n  }\n";
-        assert_eq!(reindented(text, "a(`\n    `);\n    b();"), 0);
+        assert_eq!(hoisted(text, "a();\n    b();"), "  a();\n  b();\n");
+        let text = "  if (c) {\n    a(`\n    ${x}\n    `);\n    b(`${y}`);\n  }\n";
+        assert_eq!(
+            hoisted(text, "a(`\n    ${x}\n    `);\n    b(`${y}`);"),
+            "  a(`\n    ${x}\n    `);\n  b(`${y}`);\n"
+        );
         let text = "  if (c) {\n    a('\\\n    ');\n    b();\n  }\n";
-        assert_eq!(reindented(text, "a('\\\n    ');\n    b();"), 0);
+        assert_eq!(
+            hoisted(text, "a('\\\n    ');\n    b();"),
+            "  a('\\\n    ');\n  b();\n"
+        );
     }
 
     #[test]

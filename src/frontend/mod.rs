@@ -115,12 +115,10 @@ pub trait Frontend {
         Vec::new()
     }
 
-    /// Deletions to add to `edits`, a rewrite of the node spanning `span` in `text`, so
-    /// that what the rewrite keeps keeps the layout it had (see [`dedent`]). Only layout
-    /// that means nothing may change; the default changes none.
-    fn reindent(&self, _text: &str, _span: Range<usize>, _edits: &[Edit]) -> Vec<Edit> {
-        Vec::new()
-    }
+    /// Adds to each of `rewrites` (the span of a node of `text` and the edits that rewrite
+    /// it) the deletions that let what the rewrite keeps keep the layout it had (see
+    /// [`dedent`]). Only layout that means nothing may change; the default changes none.
+    fn reindent(&self, _text: &str, _rewrites: &mut [(Range<usize>, Vec<Edit>)]) {}
 }
 
 /// How fine the pieces of a shrinking value are: words first (a sentence loses whole words
@@ -267,8 +265,14 @@ pub(crate) fn deletion_span(text: &str, start: usize, end: usize) -> Range<usize
 /// difference off the piece's other lines, so that they sit under its first line as they
 /// did. Each line loses the columns between the node's indentation and the piece's, never
 /// more than its own leading blanks, so that the deletions of nested rewrites in one
-/// candidate add up (the node's band, then the piece's own) instead of overlapping.
-pub(crate) fn dedent(text: &str, span: Range<usize>, edits: &[Edit]) -> Vec<Edit> {
+/// candidate add up (the node's band, then the piece's own) instead of overlapping. A line
+/// for whose start `content` says true (it lies inside a string) is left alone.
+pub(crate) fn dedent(
+    text: &str,
+    span: Range<usize>,
+    edits: &[Edit],
+    content: &dyn Fn(usize) -> bool,
+) -> Vec<Edit> {
     let Some(kept) = kept_piece(span.clone(), edits) else {
         return Vec::new();
     };
@@ -294,7 +298,7 @@ pub(crate) fn dedent(text: &str, span: Range<usize>, edits: &[Edit]) -> Vec<Edit
     while let Some(i) = text[at..kept.end].find('\n') {
         let line = at + i + 1;
         let lead = blanks(line).min(inner);
-        if lead > outer && line + lead <= kept.end {
+        if lead > outer && line + lead <= kept.end && !content(line) {
             out.push(Edit::delete(line + outer..line + lead));
         }
         at = line;
@@ -374,7 +378,7 @@ mod tests {
             Edit::delete(span.start..at),
             Edit::delete(at + inner.len()..span.end),
         ];
-        edits.extend(dedent(text, span, &edits));
+        edits.extend(dedent(text, span, &edits, &|_| false));
         edits
     }
 
@@ -419,9 +423,9 @@ mod tests {
         // Edits that are not deletions, or keep two pieces, move nothing.
         let text = "{\n  {\n    a;\n  }\n}";
         let swap = [Edit::replace(0..1, String::from("("))];
-        assert!(dedent(text, 0..text.len(), &swap).is_empty());
+        assert!(dedent(text, 0..text.len(), &swap, &|_| false).is_empty());
         let two = [Edit::delete(1..2), Edit::delete(6..7)];
-        assert!(dedent(text, 0..text.len(), &two).is_empty());
+        assert!(dedent(text, 0..text.len(), &two, &|_| false).is_empty());
     }
 
     #[test]

@@ -53,12 +53,14 @@ fn the_command_to_run_by_hand_keeps_the_arguments() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains("run it by hand to see why: sh -c 'grep -q '\\''x y'\\'' \"$1\"' arg0 a.xml"),
+        err.contains(
+            "run it by hand to see why: sh -c 'grep -q '\\''x y'\\'' \"$1\"' arg0 a.xml < a.xml"
+        ),
         "{err}"
     );
     let out = treereduce(dir.path(), &["a.xml", "grep", "--", "-q", "nothing {}"]);
     assert!(
-        stderr(&out).contains("run it by hand to see why: grep -q 'nothing a.xml'"),
+        stderr(&out).contains("run it by hand to see why: grep -q 'nothing a.xml' < a.xml"),
         "{}",
         stderr(&out)
     );
@@ -177,10 +179,16 @@ fn a_bare_test_name_is_the_file_here_else_a_program_on_path() {
     let out = treereduce(dir.path(), &["a.xml", "sh", "never", "-o", "c.xml"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("by hand to see why: sh never a.xml"),
+        stderr(&out).contains("by hand to see why: sh never a.xml < a.xml"),
         "{}",
         stderr(&out)
     );
+    // By hand, a shell needs `./` to run the file here that a bare name stood for.
+    script(dir.path(), "fails.sh", "exit 1");
+    let out = treereduce(dir.path(), &["a.xml", "fails.sh", "-o", "d.xml"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let by_hand = "by hand to see why: ./fails.sh a.xml < a.xml";
+    assert!(stderr(&out).contains(by_hand), "{}", stderr(&out));
 }
 
 /// A test may read the candidate on stdin instead of from the path it is given.
