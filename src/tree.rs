@@ -40,8 +40,9 @@ pub struct Separator {
     pub token: Range<usize>,
     /// Where the item after it begins.
     pub reach: usize,
-    /// The end of the spaces after the separator on its line: a deletion that begins
-    /// there or before takes those spaces too (`f(a)`, not `f(a )`).
+    /// The end of the spaces after the separator on its line (and of the line breaks
+    /// after it too when the list's closing token stood right after its last item): a
+    /// deletion that begins there or before takes them too (`f(a)`, not `f(a )`).
     pub joined: usize,
 }
 

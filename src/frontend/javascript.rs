@@ -820,6 +820,30 @@ mod tests {
         }
     }
 
+    /// What closes a separated list stays where it stood: right after the last item when
+    /// it was (`g(a);` and `var x = 1;`, not `g(a` and `);` on the next line), on a line
+    /// of its own when it was.
+    #[test]
+    fn a_list_closed_right_after_its_last_item_stays_closed_so() {
+        let text = "g(a,\n  b,\n  c);\nvar x = 1,\n    y,\n    z;\nh([\n  1,\n  2\n]);\n";
+        let mut seen = 0;
+        every_valid_deletion(text, |out| {
+            for line in out.lines() {
+                assert!(!matches!(line.trim(), ");" | ";"), "a closer alone:\n{out}");
+            }
+            if out.contains("h([\n  1\n]);") {
+                seen += 1;
+            }
+            if out.contains("g(a);\nvar x = 1;\n") {
+                seen += 1;
+            }
+        });
+        assert!(
+            seen >= 2,
+            "the tidy renderings were not among the candidates"
+        );
+    }
+
     /// Whichever items of a separated list go, no separator is left before its end or
     /// doubled: `f(a, )` is a syntax error to engines before ES2017, `var a = 1, ;` to all.
     /// A list written with a comma after its last item keeps that style.

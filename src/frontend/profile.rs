@@ -1661,6 +1661,12 @@ fn tail_separators(
     if token(last + 1..children.len()).is_some() {
         return None;
     }
+    // When what closes the list stands right after its last item (`c);`, `length;`), it
+    // stays right after the new last item: a tail that goes takes the line breaks after
+    // the separator too (`g(a);`, not `g(a` and `);` on the next line).
+    let after = &text.as_bytes()[children[last].0.end_byte()..];
+    let closer = after.iter().find(|&&b| b != b' ' && b != b'\t');
+    let tight = closer.is_some_and(|&b| !matches!(b, b'\n' | b'\r' | b'/'));
     let separators: Vec<Separator> = items
         .windows(2)
         .filter_map(|pair| {
@@ -1669,7 +1675,7 @@ fn tail_separators(
             let end = token(previous + 1..item)?.end_byte();
             let blanks = text[end..]
                 .bytes()
-                .take_while(|&b| b == b' ' || b == b'\t')
+                .take_while(|&b| b == b' ' || b == b'\t' || (tight && b.is_ascii_whitespace()))
                 .count();
             Some(Separator {
                 token: children[previous].0.end_byte()..end,
