@@ -598,9 +598,10 @@ fn by_hand(config: &Config) -> String {
     // A bare name that is a file here ran that file; a shell would look it up on PATH.
     let test = &config.test;
     let here = test.components().count() == 1 && !test.is_absolute() && test.is_file();
-    let command = match here {
-        true => Path::new(".").join(test).into_os_string(),
-        false => test.clone().into_os_string(),
+    let command = if here {
+        Path::new(".").join(test).into_os_string()
+    } else {
+        test.clone().into_os_string()
     };
     let mut line = std::iter::once(command.as_os_str())
         .chain(arguments.iter().map(|a| a.as_os_str()))

@@ -273,7 +273,9 @@ pub(crate) fn dedent(
     edits: &[Edit],
     content: &dyn Fn(usize) -> bool,
 ) -> Vec<Edit> {
-    let Some(kept) = kept_piece(span.clone(), edits) else {
+    // Only a piece of several lines has lines to move (and minified code has none).
+    let Some(kept) = kept_piece(span.clone(), edits).filter(|k| text[k.clone()].contains('\n'))
+    else {
         return Vec::new();
     };
     let bytes = text.as_bytes();
