@@ -218,8 +218,8 @@ pub fn absolute_file_args(args: &[OsString]) -> Option<Vec<OsString>> {
             let relative_file = arg.to_str().is_none_or(|s| !s.contains("{}"))
                 && path.is_relative()
                 && path.is_file();
-            match std::path::absolute(path) {
-                Ok(absolute) if relative_file => {
+            match relative_file.then(|| std::path::absolute(path)) {
+                Some(Ok(absolute)) => {
                     changed = true;
                     absolute.into_os_string()
                 }
