@@ -46,8 +46,8 @@ pub struct Cli {
     /// Where to write the result [default: <stem>.reduced.<ext> beside the input].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Input format [default: by extension; .html and unknown ones are XML when well-formed, else lines].
-    #[arg(long, value_parser = ["xml", "js", "lines"])]
+    /// Input format [default: by extension; .html and unknown ones beginning with < are XML when well-formed, else HTML].
+    #[arg(long, value_parser = ["xml", "html", "js", "lines"])]
     pub format: Option<String>,
     /// List strategy.
     #[arg(long, default_value = "gbs", value_parser = ["gbs", "lithium", "ddmin", "adaptive-ddmin", "greedy"])]

@@ -199,12 +199,12 @@ pub fn run(config: &Config) -> Result<Summary> {
         .unwrap_or_else(|| Format::detect(&config.input, &original));
     if config.verbose
         && config.format.is_none()
-        && format == Format::Lines
+        && format == Format::Html
         && let Some(error) = Format::markup_error(&config.input, &original)
     {
-        // The user most likely meant markup: say why it is reduced by lines.
+        // An XHTML page with one slip would be reduced as XML once mended: say where.
         crate::tell!(
-            "note: {} is not well-formed XML ({}:{}: {}); reducing it by lines (--format xml shows the error, --format lines silences this note)",
+            "note: {} is not well-formed XML ({}:{}: {}); reducing it as HTML (--format html silences this note)",
             config.input.display(),
             error.line,
             error.column,

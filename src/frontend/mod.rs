@@ -2,6 +2,7 @@
 //! structure and the edits each node allows; they never decide what to try.
 
 mod early;
+mod html;
 mod javascript;
 mod lines;
 pub mod mathml;
@@ -11,6 +12,7 @@ mod xml;
 use std::ops::Range;
 use std::path::Path;
 
+pub use html::Html;
 pub use javascript::JavaScript;
 pub use lines::Lines;
 pub use xml::Xml;
@@ -136,6 +138,8 @@ pub enum Grain {
 pub enum Format {
     /// XML, XHTML, MathML, SVG: anything well-formed.
     Xml,
+    /// HTML that is not well-formed XML, parsed as tolerantly as a browser does.
+    Html,
     /// JavaScript, parsed with tree-sitter and reduced as `grammars/javascript.toml` says.
     JavaScript,
     /// Plain text, one item per line; the fallback for unknown extensions.
@@ -144,12 +148,14 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: &'static [Format] = &[Format::Xml, Format::JavaScript, Format::Lines];
+    pub const ALL: &'static [Format] =
+        &[Format::Xml, Format::Html, Format::JavaScript, Format::Lines];
 
     /// The name used by `--format`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Xml => "xml",
+            Format::Html => "html",
             Format::JavaScript => "js",
             Format::Lines => "lines",
         }
@@ -170,24 +176,28 @@ impl Format {
         match ext.as_str() {
             "xml" | "xhtml" | "xht" | "mml" | "svg" | "xsl" | "xslt" | "rss" | "atom" | "opf"
             | "ncx" => Format::Xml,
+            "html" | "htm" => Format::Html,
             "js" | "mjs" | "cjs" | "jsx" => Format::JavaScript,
             _ => Format::Lines,
         }
     }
 
-    /// The format of `text` read from `path`: by extension, and for a name that says
-    /// nothing (`.html`, `.htm`, no extension, anything unknown) XML when the text is
-    /// well-formed XML, such as an XHTML page saved as `.html`; lines otherwise.
+    /// The format of `text` read from `path`: by extension, but XML for a page that is
+    /// well-formed XML when its name does not say it is (`.html`, `.htm`, no extension,
+    /// anything unknown), such as an XHTML page saved as `.html`, and HTML for text with
+    /// such a name that begins with `<` and is not well-formed XML.
     pub fn detect(path: &Path, text: &str) -> Self {
-        if Self::may_be_markup(path, text) && Xml.is_valid(text) {
+        if !Self::may_be_markup(path, text) {
+            Self::from_path(path)
+        } else if Xml.is_valid(text) {
             Format::Xml
         } else {
-            Self::from_path(path)
+            Format::Html
         }
     }
 
-    /// True when `path`'s name does not say which format `text` is in (and not that it is
-    /// plain text) and `text` begins with `<`.
+    /// True when `path`'s name does not say which format `text` is in (or says HTML, which
+    /// may be XHTML) nor that it is plain text, and `text` begins with `<`.
     fn may_be_markup(path: &Path, text: &str) -> bool {
         let says_text = path
             .extension()
@@ -196,7 +206,9 @@ impl Format {
             .trim_start_matches('\u{feff}')
             .trim_start()
             .starts_with('<');
-        Self::from_path(path) == Format::Lines && !says_text && looks_like_markup
+        matches!(Self::from_path(path), Format::Lines | Format::Html)
+            && !says_text
+            && looks_like_markup
     }
 
     /// Why `text`, which looks like markup (it begins with `<`) in a file whose name does
@@ -213,6 +225,7 @@ impl Format {
     pub fn frontend(self) -> Box<dyn Frontend> {
         match self {
             Format::Xml => Box::new(Xml),
+            Format::Html => Box::new(Html::default()),
             Format::JavaScript => Box::new(JavaScript::default()),
             Format::Lines => Box::new(Lines),
         }
@@ -224,6 +237,7 @@ impl Format {
     pub fn frontend_for(self, original: &str) -> Box<dyn Frontend> {
         match self {
             Format::JavaScript => Box::new(JavaScript::for_original(original)),
+            Format::Html => Box::new(Html::for_original(original)),
             _ => self.frontend(),
         }
     }

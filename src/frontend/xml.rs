@@ -85,23 +85,39 @@ impl Frontend for Xml {
     }
 
     fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
-        let span = match node.kind {
-            NodeKind::Text => Some(node.span.clone()),
-            // A standard namespace name is all or nothing: a shorter one names another
-            // namespace, which MathJax or a browser does not know (a made-up one may shrink).
-            NodeKind::Attribute if is_standard_namespace(&text[node.span.clone()]) => None,
-            NodeKind::Attribute => attribute_value(text, node.span.clone()),
-            _ => None,
-        };
-        match (span, grain) {
-            (Some(span), Grain::Characters) => character_units(text, span),
-            (Some(span), Grain::Words) => word_units(text, span),
-            (None, _) => Vec::new(),
-        }
+        markup_units(text, node, grain, attribute_value)
     }
 }
 
-fn node(kind: NodeKind, label: String, span: Range<usize>, delete: Option<Range<usize>>) -> Node {
+/// The units of a markup `node` at `grain`: of a text, or of an attribute's value, which
+/// `value` finds in the attribute's span.
+pub(super) fn markup_units(
+    text: &str,
+    node: &Node,
+    grain: Grain,
+    value: fn(&str, Range<usize>) -> Option<Range<usize>>,
+) -> Vec<Range<usize>> {
+    let span = match node.kind {
+        NodeKind::Text => Some(node.span.clone()),
+        // A standard namespace name is all or nothing: a shorter one names another
+        // namespace, which MathJax or a browser does not know (a made-up one may shrink).
+        NodeKind::Attribute if is_standard_namespace(&text[node.span.clone()]) => None,
+        NodeKind::Attribute => value(text, node.span.clone()),
+        _ => None,
+    };
+    match (span, grain) {
+        (Some(span), Grain::Characters) => character_units(text, span),
+        (Some(span), Grain::Words) => word_units(text, span),
+        (None, _) => Vec::new(),
+    }
+}
+
+pub(super) fn node(
+    kind: NodeKind,
+    label: String,
+    span: Range<usize>,
+    delete: Option<Range<usize>>,
+) -> Node {
     Node {
         kind,
         label,
@@ -696,10 +712,17 @@ fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context)
     let end = xn
         .next_sibling()
         .map_or(parent.content.end, |s| s.range().start);
+    add_text_span(text, tree, parent.id, start..end);
+}
+
+/// Adds the character data spanning `span` to `parent`: formatting when it is all
+/// whitespace, else its words as a text with the whitespace at its edges apart.
+pub(super) fn add_text_span(text: &str, tree: &mut Tree, parent: NodeId, span: Range<usize>) {
+    let Range { start, end } = span;
     let raw = &text[start..end];
     let trimmed = raw.trim_start_matches(is_xml_space);
     if trimmed.is_empty() {
-        tree.push(parent.id, whitespace(FORMATTING, start..end));
+        tree.push(parent, whitespace(FORMATTING, start..end));
         return;
     }
     let core_start = end - trimmed.len();
@@ -708,7 +731,7 @@ fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context)
     // but they seldom matter: the squeeze offers them apart from the formatting.
     let edge = |tree: &mut Tree, span: Range<usize>| {
         if !span.is_empty() {
-            tree.push(parent.id, whitespace(TEXT_EDGE, span));
+            tree.push(parent, whitespace(TEXT_EDGE, span));
         }
     };
     edge(tree, start..core_start);
@@ -716,7 +739,7 @@ fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context)
     // element; deleting it is safe.
     let delete = deletion_span(text, core_start, core_end);
     tree.push(
-        parent.id,
+        parent,
         node(
             NodeKind::Text,
             "#text".into(),
@@ -733,11 +756,11 @@ const EMPTY_CDATA: &str = "#empty-cdata";
 
 /// Empty CDATA sections in `span` (a text): nothing for the parser, markup for the
 /// squeeze to take away.
-fn empty_cdata(text: &str, tree: &mut Tree, parent: &Context, span: Range<usize>) {
+fn empty_cdata(text: &str, tree: &mut Tree, parent: NodeId, span: Range<usize>) {
     const EMPTY: &str = "<![CDATA[]]>";
     for (at, _) in text[span.clone()].match_indices(EMPTY) {
         let at = span.start + at;
-        tree.push(parent.id, whitespace(EMPTY_CDATA, at..at + EMPTY.len()));
+        tree.push(parent, whitespace(EMPTY_CDATA, at..at + EMPTY.len()));
     }
 }
 

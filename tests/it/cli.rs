@@ -240,9 +240,9 @@ fn default_output_beside_input_and_placeholder_argument() {
 }
 
 #[test]
-fn html_pages_reduce_as_xml_when_well_formed_and_as_lines_otherwise() {
+fn html_pages_reduce_as_xml_when_well_formed_and_as_html_otherwise() {
     let dir = tempfile::tempdir().unwrap();
-    script(dir.path(), "t.sh", "grep -q keep \"$1\"");
+    script(dir.path(), "t.sh", "grep -q 'keep' \"$1\"");
     // Reduces `page` saved as `<stem>.html`; returns the result.
     let reduce = |stem: &str, page: &str| {
         let name = format!("{stem}.html");
@@ -251,12 +251,17 @@ fn html_pages_reduce_as_xml_when_well_formed_and_as_lines_otherwise() {
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         std::fs::read_to_string(dir.path().join(format!("{stem}.reduced.html"))).unwrap()
     };
-    // Well-formed XHTML saved as .html: reduced as a tree, so the result is the element.
+    // Well-formed XHTML saved as .html: reduced as XML, so the result is an empty element.
     let xhtml = "<html>\n<body>\n<p>drop</p>\n<p class=\"keep\">text</p>\n</body>\n</html>\n";
     assert_eq!(reduce("x", xhtml), "<p class=\"keep\"/>");
-    // Tag soup is not XML: reduced by lines, which keeps the one line the test needs.
+    // Tag soup is not XML: reduced as HTML, where a `<p>` needs no end tag and `<p/>` would
+    // not be one (by lines, `text` stayed on the line the test needs).
     let soup = "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n";
-    assert_eq!(reduce("y", soup), "<p class=\"keep\">text\n");
+    assert_eq!(reduce("y", soup), "<p class=\"keep\">");
+    // A script's text is text, whatever `<` it holds, and shrinks by words.
+    let script =
+        "<!DOCTYPE html>\n<title>t</title>\n<script>\nif (a < b) keep(1);\n</script>\n<p>x";
+    assert_eq!(reduce("z", script), "<script>keep</script>");
 }
 
 /// In the lines format blank texts differ (the number of lines is content): a test that
@@ -298,11 +303,12 @@ fn a_script_without_a_shebang_is_explained() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
-/// Tag soup saved as `.html` is reduced by lines, and the run says why in one note on
-/// stderr (with where the XML parser stopped); `-q` and an explicit `--format` silence it,
-/// and a well-formed page gets no note.
+/// Tag soup saved as `.html` is reduced as HTML, and the run says why it is not reduced
+/// as XML in one note on stderr (with where the XML parser stopped: an XHTML page with one
+/// slip is better mended); `-q` and an explicit `--format` silence it, and a well-formed
+/// page gets no note.
 #[test]
-fn markup_reduced_by_lines_is_noted() {
+fn markup_reduced_as_html_is_noted() {
     let dir = tempfile::tempdir().unwrap();
     script(dir.path(), "t.sh", "grep -q keep \"$1\"");
     std::fs::write(dir.path().join("soup.html"), "<p>a<br>b</p>\n<p>keep</p>\n").unwrap();
@@ -324,9 +330,9 @@ fn markup_reduced_by_lines_is_noted() {
         said.contains("soup.html is not well-formed XML (1:10:"),
         "{said}"
     );
-    assert!(said.contains("reducing it by lines"), "{said}");
+    assert!(said.contains("reducing it as HTML"), "{said}");
     assert_eq!(note(&["soup.html", "./t.sh", "-q"]), None);
-    assert_eq!(note(&["soup.html", "./t.sh", "--format", "lines"]), None);
+    assert_eq!(note(&["soup.html", "./t.sh", "--format", "html"]), None);
     assert_eq!(note(&["fine.html", "./t.sh"]), None);
 }
 

@@ -1,0 +1,848 @@
+//! The HTML front end, for pages that are not well-formed XML (one that is goes to the XML
+//! front end). Its parser is tolerant in the way of the HTML standard's tree construction,
+//! cut down to what shapes a tree of spans: void elements (`<br>`), raw text elements
+//! (`<script>`, `<style>`, `<textarea>`, `<title>`), end tags left out where HTML allows
+//! (a `<p>` ends where the next block begins, an `<li>` where the next `<li>` does, an
+//! open element where an end tag of an element around it stands), unquoted and bare
+//! attributes, and foreign content (`<math>`, `<svg>`), where `<mi/>` is complete and
+//! MathML's positional children take the profile's placeholder as they do in XML.
+//!
+//! Every text is an HTML document, so validity is relative: a candidate is valid when it
+//! has no more parse errors (an end tag that closes nothing, an element left open that
+//! needs its end tag, a `<` that starts no markup, a tag or comment cut off by the end of
+//! the text) than the original has. A candidate therefore never turns text into markup by
+//! accident without paying for it, and the original's own faults stay allowed.
+//! Both passes (parse, then tree) run without recursion.
+
+use std::ops::Range;
+
+use super::mathml::PROFILE;
+use super::xml::{add_text_span, markup_units, node};
+use super::{Frontend, Grain, SyntaxError, deletion_span, take_whitespace};
+use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
+
+/// HTML, held to the parse errors of the page it reduces.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Html {
+    /// How many parse errors a candidate may have: as many as the original.
+    errors: usize,
+}
+
+impl Html {
+    /// The front end for reducing `original`: candidates may have as many parse errors
+    /// as it has, no more.
+    pub fn for_original(original: &str) -> Self {
+        Html {
+            errors: Dom::parse(original).errors.len(),
+        }
+    }
+
+    /// `text` parsed, or the parse error that is one too many.
+    fn dom(&self, text: &str) -> Result<Dom, SyntaxError> {
+        let dom = Dom::parse(text);
+        match dom.errors.get(self.errors) {
+            None => Ok(dom),
+            Some(&(at, what)) => {
+                let before = &text[..at];
+                let line = before.matches('\n').count() + 1;
+                let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+                let column = before[line_start..].chars().count() + 1;
+                Err(SyntaxError {
+                    line: line as u32,
+                    column: column as u32,
+                    message: format!(
+                        "{what} (a parse error beyond the {} the original has)",
+                        self.errors
+                    ),
+                })
+            }
+        }
+    }
+}
+
+impl Frontend for Html {
+    fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
+        Ok(build(text, &self.dom(text)?, None))
+    }
+
+    fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
+        Ok(build(text, &self.dom(text)?, Some(depth)))
+    }
+
+    fn is_valid(&self, text: &str) -> bool {
+        Dom::parse(text).errors.len() <= self.errors
+    }
+
+    fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
+        markup_units(text, node, grain, attribute_value)
+    }
+}
+
+/// Elements that never have content or an end tag.
+const VOID: &[&str] = &[
+    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",
+    "keygen", "link", "meta", "param", "source", "track", "wbr",
+];
+
+/// Elements whose content is text up to their own end tag, markup or not.
+const RAW: &[&str] = &[
+    "iframe", "noembed", "noframes", "noscript", "script", "style", "textarea", "title", "xmp",
+];
+
+/// Elements whose end tag HTML lets a page leave out: no parse error when one is open
+/// where an element around it ends, or at the end of the text.
+const OPTIONAL_END: &[&str] = &[
+    "body", "caption", "colgroup", "dd", "dt", "head", "html", "li", "optgroup", "option", "p",
+    "rb", "rp", "rt", "rtc", "tbody", "td", "tfoot", "th", "thead", "tr",
+];
+
+/// Start tags that end an open `<p>`.
+const CLOSES_P: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "li",
+    "listing",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "ul",
+    "xmp",
+];
+
+/// MathML and SVG elements whose children are HTML again.
+const INTEGRATION_POINTS: &[&str] = &[
+    "annotation-xml",
+    "desc",
+    "foreignobject",
+    "mi",
+    "mn",
+    "mo",
+    "ms",
+    "mtext",
+];
+
+/// True when a start tag named `new` ends the open element named `open` (both lower case).
+fn closed_by(open: &str, new: &str) -> bool {
+    match open {
+        "p" => CLOSES_P.contains(&new),
+        "li" => new == "li",
+        "dt" | "dd" => matches!(new, "dt" | "dd"),
+        "option" => matches!(new, "option" | "optgroup"),
+        "optgroup" => new == "optgroup",
+        "tr" => matches!(new, "tr" | "thead" | "tbody" | "tfoot"),
+        "td" | "th" => matches!(new, "td" | "th" | "tr" | "thead" | "tbody" | "tfoot"),
+        "thead" | "tbody" | "tfoot" => matches!(new, "thead" | "tbody" | "tfoot"),
+        "rb" | "rt" | "rtc" | "rp" => matches!(new, "rb" | "rt" | "rtc" | "rp"),
+        "head" => new == "body",
+        "colgroup" => new != "col",
+        _ => false,
+    }
+}
+
+/// HTML's whitespace.
+fn is_html_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// What an item of the parsed page is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The whole text; item 0, never a node of its own.
+    Document,
+    Element,
+    /// A comment, DOCTYPE, processing instruction or other markup that means nothing to
+    /// the tree; its label says which.
+    Other(&'static str),
+}
+
+/// An element, comment or stray tag of the parsed page.
+#[derive(Debug, Clone)]
+struct Item {
+    kind: Kind,
+    span: Range<usize>,
+    /// The element's name in lower case.
+    name: String,
+    /// Between the start tag and the end tag (or where the element was closed without one).
+    content: Range<usize>,
+    /// Whether the element ends with an end tag of its own.
+    closed: bool,
+    /// MathML or SVG (its own `/>` counts, its children are foreign unless it is an
+    /// integration point).
+    foreign: bool,
+    /// Void, self-closed in foreign content, or raw text: no child elements, no unwrap.
+    atomic: bool,
+    /// `(name, whole attribute)` spans.
+    attributes: Vec<(Range<usize>, Range<usize>)>,
+    children: Vec<usize>,
+}
+
+impl Item {
+    fn other(label: &'static str, span: Range<usize>) -> Self {
+        Item {
+            kind: Kind::Other(label),
+            content: span.end..span.end,
+            span,
+            name: String::new(),
+            closed: true,
+            foreign: false,
+            atomic: true,
+            attributes: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
+/// A start tag's pieces.
+struct Tag {
+    name: Range<usize>,
+    end: usize,
+    self_closing: bool,
+    attributes: Vec<(Range<usize>, Range<usize>)>,
+}
+
+/// Reads the start tag at `start` (a `<` and a letter) as HTML's tokenizer does; `None`
+/// when the text ends inside it.
+fn read_tag(text: &str, start: usize) -> Option<Tag> {
+    let bytes = text.as_bytes();
+    let is_name_end = |b: u8| is_html_space(b) || b == b'/' || b == b'>';
+    let mut i = start + 1;
+    while i < bytes.len() && !is_name_end(bytes[i]) {
+        i += 1;
+    }
+    let name = start + 1..i;
+    let mut attributes = Vec::new();
+    loop {
+        while i < bytes.len() && (is_html_space(bytes[i]) || bytes[i] == b'/') {
+            i += 1;
+        }
+        match bytes.get(i)? {
+            b'>' => {
+                return Some(Tag {
+                    name,
+                    end: i + 1,
+                    self_closing: bytes[i - 1] == b'/',
+                    attributes,
+                });
+            }
+            _ => {
+                let name_start = i;
+                // A name may begin with `=`; after that `=` ends it.
+                i += 1;
+                while i < bytes.len() && !is_name_end(bytes[i]) && bytes[i] != b'=' {
+                    i += 1;
+                }
+                let name = name_start..i;
+                let mut j = i;
+                while j < bytes.len() && is_html_space(bytes[j]) {
+                    j += 1;
+                }
+                if bytes.get(j) == Some(&b'=') {
+                    j += 1;
+                    while j < bytes.len() && is_html_space(bytes[j]) {
+                        j += 1;
+                    }
+                    match bytes.get(j)? {
+                        &quote @ (b'"' | b'\'') => {
+                            let close = text[j + 1..].find(quote as char)?;
+                            i = j + 1 + close + 1;
+                        }
+                        b'>' => i = j,
+                        _ => {
+                            i = j;
+                            while i < bytes.len() && !is_html_space(bytes[i]) && bytes[i] != b'>' {
+                                i += 1;
+                            }
+                        }
+                    }
+                }
+                attributes.push((name.clone(), name.start..i));
+            }
+        }
+    }
+}
+
+/// The value of the attribute spanning `span`, without its quotes; `None` for a bare one.
+fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+    let raw = &text[span.clone()];
+    let eq = raw.find('=')?;
+    let value = raw[eq + 1..].trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let start = span.end - value.len();
+    match value.as_bytes().first() {
+        Some(b'"' | b'\'') if value.len() >= 2 => Some(start + 1..span.end - 1),
+        Some(_) => Some(start..span.end),
+        None => None,
+    }
+}
+
+/// Where `text` (ASCII, lower case) occurs in `hay` from `from` on, in any case.
+fn find_ignoring_case(hay: &str, from: usize, text: &str) -> Option<usize> {
+    let bytes = hay.as_bytes();
+    let needle = text.as_bytes();
+    (from..bytes.len().saturating_sub(needle.len() - 1))
+        .find(|&i| bytes[i..i + needle.len()].eq_ignore_ascii_case(needle))
+}
+
+/// The parsed page: items in document order (item 0 is the document) and its parse errors
+/// (where, and what).
+struct Dom {
+    items: Vec<Item>,
+    errors: Vec<(usize, &'static str)>,
+}
+
+impl Dom {
+    fn parse(text: &str) -> Dom {
+        let mut dom = Dom {
+            items: vec![Item {
+                kind: Kind::Document,
+                span: 0..text.len(),
+                name: String::new(),
+                content: 0..text.len(),
+                closed: true,
+                foreign: false,
+                atomic: false,
+                attributes: Vec::new(),
+                children: Vec::new(),
+            }],
+            errors: Vec::new(),
+        };
+        let bytes = text.as_bytes();
+        // The open elements, the document first.
+        let mut open = vec![0usize];
+        let mut i = 0;
+        while let Some(lt) = text[i..].find('<').map(|at| i + at) {
+            i = lt;
+            let top = open.last().copied().unwrap_or(0);
+            let rest = &text[i..];
+            let next = bytes.get(i + 1).copied().unwrap_or(0);
+            if rest.starts_with("<!--") {
+                let end = match text[i + 4..].find("-->") {
+                    Some(at) => i + 4 + at + 3,
+                    None => {
+                        dom.errors.push((i, "a comment the text ends in"));
+                        text.len()
+                    }
+                };
+                dom.add(top, Item::other("#comment", i..end));
+                i = end;
+            } else if rest.starts_with("<![CDATA[") && dom.items[top].foreign {
+                // Character data; a text like any other.
+                i = text[i..].find("]]>").map_or(text.len(), |at| i + at + 3);
+            } else if matches!(next, b'!' | b'?') || (next == b'/' && rest.len() > 2) {
+                let end_tag = next == b'/' && bytes[i + 2].is_ascii_alphabetic();
+                let Some(end) = text[i..].find('>').map(|at| i + at + 1) else {
+                    dom.errors.push((i, "markup the text ends in"));
+                    break;
+                };
+                if end_tag {
+                    let name_end = text[i + 2..end]
+                        .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+                        .map_or(end, |at| i + 2 + at);
+                    let name = text[i + 2..name_end].to_ascii_lowercase();
+                    dom.end_tag(text, &mut open, &name, i..end);
+                } else {
+                    let doctype = rest.len() >= 9 && rest[..9].eq_ignore_ascii_case("<!doctype");
+                    let label = if doctype { "#doctype" } else { "#comment" };
+                    if !doctype {
+                        // `<?pi>`, `<!x>`, `</>` and the like are bogus comments.
+                        if !rest.starts_with("<![") {
+                            dom.errors.push((i, "a bogus comment"));
+                        }
+                    }
+                    dom.add(top, Item::other(label, i..end));
+                }
+                i = end;
+            } else if next.is_ascii_alphabetic() {
+                let Some(tag) = read_tag(text, i) else {
+                    dom.errors.push((i, "a tag the text ends in"));
+                    break;
+                };
+                i = dom.start_tag(text, &mut open, i, tag);
+            } else {
+                // A `<` that starts nothing is text.
+                dom.errors.push((i, "a `<` that starts no markup"));
+                i += 1;
+            }
+        }
+        while open.len() > 1 {
+            dom.close_open(text, &mut open, text.len());
+        }
+        dom
+    }
+
+    fn add(&mut self, parent: usize, item: Item) -> usize {
+        let id = self.items.len();
+        self.items.push(item);
+        self.items[parent].children.push(id);
+        id
+    }
+
+    /// Closes the innermost open element where `at` begins, without an end tag.
+    fn close_open(&mut self, text: &str, open: &mut Vec<usize>, at: usize) {
+        let Some(id) = open.pop() else { return };
+        let item = &mut self.items[id];
+        // Whitespace before what closed it belongs to the parent.
+        let end = text[item.content.start..at]
+            .trim_end_matches(|c: char| c.is_ascii() && is_html_space(c as u8))
+            .len()
+            + item.content.start;
+        item.content.end = end;
+        item.span.end = end;
+        item.closed = false;
+        if item.foreign || !OPTIONAL_END.contains(&item.name.as_str()) {
+            self.errors.push((item.span.start, "an element left open"));
+        }
+    }
+
+    /// An end tag named `name` spanning `span`: closes the innermost open element of that
+    /// name and those inside it; closes nothing (a parse error) when none is open.
+    fn end_tag(&mut self, text: &str, open: &mut Vec<usize>, name: &str, span: Range<usize>) {
+        let Some(depth) = open
+            .iter()
+            .rposition(|&id| id != 0 && self.items[id].name == name)
+        else {
+            self.errors
+                .push((span.start, "an end tag that closes nothing"));
+            let top = open.last().copied().unwrap_or(0);
+            self.add(top, Item::other("#stray-end-tag", span));
+            return;
+        };
+        while open.len() > depth + 1 {
+            self.close_open(text, open, span.start);
+        }
+        let id = open[depth];
+        open.truncate(depth);
+        let item = &mut self.items[id];
+        item.content.end = span.start;
+        item.span.end = span.end;
+    }
+
+    /// A start tag `tag` at `start`: adds its element and returns where parsing goes on.
+    fn start_tag(&mut self, text: &str, open: &mut Vec<usize>, start: usize, tag: Tag) -> usize {
+        let name = text[tag.name.clone()].to_ascii_lowercase();
+        while let Some(&top) = open.last().filter(|&&top| top != 0) {
+            let item = &self.items[top];
+            if item.foreign || !closed_by(&item.name, &name) {
+                break;
+            }
+            self.close_open(text, open, start);
+        }
+        let parent = open.last().copied().unwrap_or(0);
+        let around = &self.items[parent];
+        let foreign = matches!(name.as_str(), "math" | "svg")
+            || (around.foreign && !INTEGRATION_POINTS.contains(&around.name.as_str()));
+        let mut item = Item {
+            kind: Kind::Element,
+            span: start..tag.end,
+            name,
+            content: tag.end..tag.end,
+            closed: true,
+            foreign,
+            atomic: true,
+            attributes: tag.attributes,
+            children: Vec::new(),
+        };
+        let mut next = tag.end;
+        if foreign && tag.self_closing || !foreign && VOID.contains(&item.name.as_str()) {
+            // Complete as it stands.
+        } else if !foreign && RAW.contains(&item.name.as_str()) {
+            let close = format!("</{}", item.name);
+            let end_tag = std::iter::successors(Some(tag.end), |&from| Some(from + 1))
+                .map_while(|from| find_ignoring_case(text, from, &close))
+                .find(|&at| {
+                    text.as_bytes()
+                        .get(at + close.len())
+                        .is_none_or(|&b| is_html_space(b) || b == b'/' || b == b'>')
+                });
+            match end_tag.and_then(|at| text[at..].find('>').map(|gt| (at, at + gt + 1))) {
+                Some((at, end)) => {
+                    item.content.end = at;
+                    item.span.end = end;
+                }
+                None => {
+                    self.errors
+                        .push((start, "an element whose end tag is missing"));
+                    item.content.end = text.len();
+                    item.span.end = text.len();
+                    item.closed = false;
+                }
+            }
+            next = item.span.end;
+        } else {
+            item.atomic = false;
+            let id = self.add(parent, item);
+            open.push(id);
+            return next;
+        }
+        self.add(parent, item);
+        next
+    }
+}
+
+/// What a child needs to know of the element it is added to.
+#[derive(Clone)]
+struct Context {
+    id: NodeId,
+    /// The parent's item.
+    item: usize,
+    /// How many of its first element children are positional (MathML).
+    positional: usize,
+    in_math: bool,
+}
+
+/// The tree of `dom` (parsed from `text`), with the nodes down to `limit` (all when `None`).
+fn build(text: &str, dom: &Dom, limit: Option<u32>) -> Tree {
+    let mut tree = Tree::new(text.len());
+    let mut truncated = false;
+    let top = Context {
+        id: tree.root(),
+        item: 0,
+        positional: 0,
+        in_math: false,
+    };
+    // Items to add, children pushed in reverse so that they pop in document order; the
+    // character data between two children is added when the later one pops.
+    let mut stack: Vec<(usize, Context)> = Vec::new();
+    let push_children = |stack: &mut Vec<(usize, Context)>, context: &Context| {
+        stack.extend(
+            dom.items[context.item]
+                .children
+                .iter()
+                .rev()
+                .map(|&c| (c, context.clone())),
+        );
+    };
+    add_content(text, &mut tree, dom, &top);
+    push_children(&mut stack, &top);
+    while let Some((id, parent)) = stack.pop() {
+        let item = &dom.items[id];
+        match item.kind {
+            Kind::Element => {
+                let context = add_element(text, &mut tree, dom, id, &parent);
+                if limit.is_some_and(|limit| tree.node(context.id).depth >= limit) {
+                    truncated |= !item.content.is_empty();
+                    continue;
+                }
+                add_content(text, &mut tree, dom, &context);
+                push_children(&mut stack, &context);
+            }
+            Kind::Other(label) => {
+                let delete = deletion_span(text, item.span.start, item.span.end);
+                tree.push(
+                    parent.id,
+                    node(
+                        NodeKind::Comment,
+                        label.into(),
+                        item.span.clone(),
+                        Some(delete),
+                    ),
+                );
+            }
+            Kind::Document => {}
+        }
+    }
+    if let (true, Some(limit)) = (truncated, limit) {
+        tree.set_limit(limit);
+    }
+    tree
+}
+
+/// Adds the character data of the element (or document) of `context`: the gaps between
+/// its children.
+fn add_content(text: &str, tree: &mut Tree, dom: &Dom, context: &Context) {
+    let item = &dom.items[context.item];
+    let mut at = item.content.start;
+    let ends = item
+        .children
+        .iter()
+        .map(|&c| dom.items[c].span.clone())
+        .chain(std::iter::once(item.content.end..item.content.end));
+    for span in ends {
+        if span.start > at {
+            add_text_span(text, tree, context.id, at..span.start);
+        }
+        at = at.max(span.end);
+    }
+}
+
+fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Context) -> Context {
+    let item = &dom.items[id];
+    let range = item.span.clone();
+    let content = item.content.clone();
+    let around = &dom.items[parent.item];
+    let elements: Vec<usize> = item
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| dom.items[c].kind == Kind::Element)
+        .collect();
+    // As in XML, an element is MathML inside `<math>` or by its name: a fraction hoisted
+    // out of its `<math>` keeps its positional children.
+    let mathml = parent.in_math || item.name == "math" || PROFILE.knows(&item.name);
+    let positional = parent.positional > 0
+        && around
+            .children
+            .iter()
+            .take_while(|&&c| c != id)
+            .filter(|&&c| dom.items[c].kind == Kind::Element)
+            .take(parent.positional)
+            .count()
+            < parent.positional;
+    let at_top = parent.item == 0;
+    let alone_at_top = at_top
+        && around
+            .children
+            .iter()
+            .filter(|&&c| dom.items[c].kind == Kind::Element)
+            .count()
+            == 1;
+    let delete =
+        (!alone_at_top && !positional).then(|| deletion_span(text, range.start, range.end));
+    let mut alternatives = Vec::new();
+    // Where `/>` closes nothing (a fraction hoisted out of its `<math>`), the placeholder
+    // closes with an end tag.
+    let placeholder = match PROFILE.placeholder.strip_suffix("/>") {
+        Some(open) if !around.foreign => format!("{open}></{}>", &open[1..]),
+        _ => PROFILE.placeholder.clone(),
+    };
+    if positional && text[range.clone()] != placeholder {
+        alternatives.push(vec![Edit::replace(range.clone(), placeholder)]);
+    }
+    let blank = text[content.clone()].bytes().all(is_html_space);
+    // `<mi> </mi>` says the same as `<mi/>`, in foreign content only: `<p/>` opens a `<p>`.
+    if item.foreign && item.closed && !item.atomic && blank {
+        alternatives.push(vec![Edit::replace(
+            content.start - 1..range.end,
+            String::from("/>"),
+        )]);
+    }
+    let has_text = !item.atomic && !blank && {
+        let mut at = content.start;
+        let mut found = false;
+        for &c in &item.children {
+            let span = &dom.items[c].span;
+            found |= !text[at..span.start].bytes().all(is_html_space);
+            at = span.end;
+        }
+        found || !text[at..content.end].bytes().all(is_html_space)
+    };
+    let single = elements.len() == 1 && !has_text;
+    if !item.atomic && (single || !positional) {
+        let mut unwrap = vec![Edit::delete(deletion_span(
+            text,
+            range.start,
+            content.start,
+        ))];
+        if item.closed {
+            unwrap.push(Edit::delete(deletion_span(text, content.end, range.end)));
+        }
+        alternatives.push(unwrap);
+    }
+    if !single && !positional {
+        for &child in &elements {
+            let c = dom.items[child].span.clone();
+            let mut hoist = vec![Edit::delete(range.start..c.start)];
+            if c.end < range.end {
+                hoist.push(Edit::delete(c.end..range.end));
+            }
+            alternatives.push(hoist);
+        }
+    }
+    let label = text[range.start + 1..range.start + 1 + item.name.len()].to_string();
+    let mut element = node(NodeKind::Element, label, range, delete);
+    element.alternatives = alternatives;
+    let node_id = tree.push(parent.id, element);
+    for (name, span) in &item.attributes {
+        let delete = Some(take_whitespace(text, span.start)..span.end);
+        tree.push(
+            node_id,
+            node(
+                NodeKind::Attribute,
+                text[name.clone()].to_string(),
+                span.clone(),
+                delete,
+            ),
+        );
+    }
+    Context {
+        id: node_id,
+        item: id,
+        positional: if mathml {
+            PROFILE.positional(&item.name)
+        } else {
+            0
+        },
+        in_math: mathml,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(label, text)` of every node of `text`'s tree but the root, in arena order.
+    fn nodes(text: &str) -> Vec<(String, String)> {
+        let tree = Html::default().parse(text).unwrap();
+        tree.ids()
+            .skip(1)
+            .map(|id| {
+                let n = tree.node(id);
+                (n.label.clone(), text[n.span.clone()].to_string())
+            })
+            .collect()
+    }
+
+    fn elements(text: &str) -> Vec<String> {
+        let tree = Html::default().parse(text).unwrap();
+        tree.ids()
+            .filter(|&id| tree.node(id).kind == NodeKind::Element)
+            .map(|id| text[tree.node(id).span.clone()].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn void_and_unclosed_elements_take_the_spans_html_gives_them() {
+        let page = "<!DOCTYPE html>\n<ul>\n<li>a<br>b\n<li>c\n</ul>\n<p>d<div>e</div>";
+        assert_eq!(
+            elements(page),
+            [
+                "<ul>\n<li>a<br>b\n<li>c\n</ul>",
+                "<li>a<br>b",
+                "<br>",
+                "<li>c",
+                "<p>d",
+                "<div>e</div>"
+            ]
+        );
+        assert!(Dom::parse(page).errors.is_empty());
+    }
+
+    #[test]
+    fn raw_text_is_one_text_whatever_it_holds() {
+        let page = "<p><script>if (a<b) x = '</p>';</SCRIPT ></p>";
+        let all = nodes(page);
+        assert!(
+            all.contains(&("#text".into(), "if (a<b) x = '</p>';".into())),
+            "{all:?}"
+        );
+        assert_eq!(elements(page)[1], "<script>if (a<b) x = '</p>';</SCRIPT >");
+        assert!(Dom::parse(page).errors.is_empty());
+    }
+
+    #[test]
+    fn attributes_may_be_bare_unquoted_or_quoted() {
+        let page = "<input disabled value=a&amp;b title = 'x > y' data-x=\"q\">";
+        let attributes: Vec<(String, String)> = nodes(page)
+            .into_iter()
+            .filter(|(label, _)| label != "input")
+            .collect();
+        assert_eq!(
+            attributes,
+            [
+                ("disabled".into(), "disabled".into()),
+                ("value".into(), "value=a&amp;b".into()),
+                ("title".into(), "title = 'x > y'".into()),
+                ("data-x".into(), "data-x=\"q\"".into()),
+            ]
+        );
+        let units = |span: Range<usize>| attribute_value(page, span).map(|v| &page[v]);
+        assert_eq!(units(7..15), None);
+        assert_eq!(units(16..29), Some("a&amp;b"));
+        assert_eq!(units(30..45), Some("x > y"));
+    }
+
+    #[test]
+    fn foreign_content_closes_with_a_slash_and_keeps_positional_children() {
+        let page = "<p>x <math><mfrac><mi>a</mi><mi/></mfrac></math> y</p>";
+        assert_eq!(
+            elements(page),
+            [
+                "<p>x <math><mfrac><mi>a</mi><mi/></mfrac></math> y</p>",
+                "<math><mfrac><mi>a</mi><mi/></mfrac></math>",
+                "<mfrac><mi>a</mi><mi/></mfrac>",
+                "<mi>a</mi>",
+                "<mi/>"
+            ]
+        );
+        let tree = Html::default().parse(page).unwrap();
+        let mi = tree
+            .ids()
+            .find(|&id| &page[tree.node(id).span.clone()] == "<mi>a</mi>")
+            .unwrap();
+        // A fraction's child is replaced, not deleted.
+        assert_eq!(tree.node(mi).delete, None);
+        assert!(
+            tree.node(mi)
+                .alternatives
+                .iter()
+                .any(|edits| edits[0].text == "<mrow/>")
+        );
+    }
+
+    #[test]
+    fn candidates_may_not_add_parse_errors() {
+        let html = Html::for_original("<p>a < b</p>");
+        assert!(html.is_valid("<p>a < </p>"));
+        // One `<` that starts nothing stays allowed; a stray end tag is one error more.
+        assert!(!html.is_valid("<p>a < b</p></div>"));
+        let strict = Html::for_original("<div><p>a</div>");
+        assert!(strict.is_valid("<div></div>"));
+        assert!(!strict.is_valid("<div><span></div>"));
+        assert!(!strict.is_valid("<div><!-- a"));
+    }
+
+    #[test]
+    fn elements_unwrap_and_hoist_without_end_tags_where_there_are_none() {
+        let page = "<div><p>a <b>b</b> <i>c</i>\n</div>";
+        let tree = Html::default().parse(page).unwrap();
+        let p = tree.ids().find(|&id| tree.node(id).label == "p").unwrap();
+        let apply =
+            |edits: &Vec<Edit>| crate::render::render(page, &edits.iter().collect::<Vec<_>>());
+        let rewrites: Vec<String> = tree.node(p).alternatives.iter().map(apply).collect();
+        assert_eq!(
+            rewrites,
+            [
+                "<div>a <b>b</b> <i>c</i>\n</div>",
+                "<div><b>b</b>\n</div>",
+                "<div><i>c</i>\n</div>"
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_needs_no_deep_stack() {
+        let page = "<div>".repeat(100_000);
+        let tree = Html::for_original(&page).parse(&page).unwrap();
+        assert_eq!(tree.max_depth(), 100_000);
+    }
+}
