@@ -371,7 +371,10 @@ impl Dom {
                     let name = text[i + 2..name_end].to_ascii_lowercase();
                     dom.end_tag(text, &mut open, &name, i..end);
                 } else {
-                    let doctype = rest.len() >= 9 && rest[..9].eq_ignore_ascii_case("<!doctype");
+                    let doctype = rest
+                        .as_bytes()
+                        .get(..9)
+                        .is_some_and(|b| b.eq_ignore_ascii_case(b"<!doctype"));
                     let label = if doctype { "#doctype" } else { "#comment" };
                     if !doctype {
                         // `<?pi>`, `<!x>`, `</>` and the like are bogus comments.
@@ -410,12 +413,18 @@ impl Dom {
     /// Closes the innermost open element where `at` begins, without an end tag.
     fn close_open(&mut self, text: &str, open: &mut Vec<usize>, at: usize) {
         let Some(id) = open.pop() else { return };
+        let last_child = self.items[id]
+            .children
+            .last()
+            .map(|&c| self.items[c].span.end);
         let item = &mut self.items[id];
-        // Whitespace before what closed it belongs to the parent.
+        // Whitespace before what closed it belongs to the parent (but not a child's own,
+        // as in a comment the text ends in).
         let end = text[item.content.start..at]
             .trim_end_matches(|c: char| c.is_ascii() && is_html_space(c as u8))
             .len()
             + item.content.start;
+        let end = end.max(last_child.unwrap_or(end));
         item.content.end = end;
         item.span.end = end;
         item.closed = false;

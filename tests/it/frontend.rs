@@ -260,3 +260,67 @@ fn a_wrong_cheap_verdict_is_undone_before_it_is_written() {
     assert_eq!(driver.current(), written);
     assert!(driver.stats.rejected >= 1);
 }
+
+/// Tag soup: pieces of HTML in any order, with multi-byte text and cut-off markup.
+fn html_soup() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "<p>",
+        "</p>",
+        "<br>",
+        "<li>",
+        "</div>",
+        "<div x=1 y='2' z>",
+        "<math>",
+        "</math>",
+        "<mfrac>",
+        "</mfrac>",
+        "<mi/>",
+        "<mi>",
+        "</mi>",
+        "<!--",
+        "-->",
+        "<script>",
+        "</script>",
+        "<![CDATA[",
+        "]]>",
+        "<!DOCTYPE html>",
+        "<",
+        ">",
+        "&amp;",
+        "a",
+        " ",
+        "\n",
+        "é",
+        "€",
+        "<td>",
+        "<tr>",
+        "</table>",
+        "<svg>",
+        "<a href=\"",
+        "</",
+        "<?x",
+    ]);
+    proptest::collection::vec(pieces, 0..40).prop_map(|p| p.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Any text parses as HTML against itself, renders back byte for byte, and every edit
+    /// its tree offers applies without a panic (spans in order and on character
+    /// boundaries); what an edit leaves is judged, never a panic either.
+    #[test]
+    fn any_tag_soup_parses_and_its_edits_apply(text in html_soup()) {
+        let frontend = Format::Html.frontend_for(&text);
+        let tree = frontend.parse(&text).unwrap();
+        prop_assert_eq!(render(&text, &[]), text.clone());
+        for id in tree.ids() {
+            let node = tree.node(id);
+            let deletion = node.delete.clone().map(|span| vec![Edit::delete(span)]);
+            for edits in node.alternatives.iter().chain(deletion.iter()) {
+                let edits: Vec<&Edit> = edits.iter().collect();
+                let candidate = render(&text, &edits);
+                let _ = frontend.is_valid(&candidate);
+            }
+        }
+    }
+}
