@@ -4,6 +4,9 @@
 Usage: plant.py KIND SOURCE DEST
   mathjax   replace the middle `<mi>` of an XHTML/MathML page by `<mi mathvariant="bogus">`
             (MathJax 3.2.2 then crashes: "Cannot read properties of undefined (reading 'chars')")
+  mathjax-html  the same, and the page turned into HTML as many pages on the web are: no
+            XML declaration, an HTML5 DOCTYPE, void elements without their `/` (`<br>`,
+            `<meta ...>`), so that it is no longer well-formed XML
   prettier  in underscore's debounce, inside its nested `later` function: a `while` whose body
             is an if/else-if pair with a line comment after the inner consequent (prettier
             2.7.1: 'Comment "stop here" was not printed. Please report this error!')
@@ -25,12 +28,17 @@ def main():
     kind, source, dest = sys.argv[1:4]
     with open(source, encoding="utf-8") as f:
         text = f.read()
-    if kind == "mathjax":
+    if kind in ("mathjax", "mathjax-html"):
         spots = [m.start() for m in re.finditer(r"<mi>", text)]
         if not spots:
             sys.exit("plant: no <mi> in " + source)
         at = spots[len(spots) // 2]
         text = text[:at] + '<mi mathvariant="bogus">' + text[at + 4:]
+        if kind == "mathjax-html":
+            text = re.sub(r"\A(\ufeff)?<\?xml[^>]*\?>\s*", "", text)
+            text = re.sub(r"<!DOCTYPE[^>]*>", "<!DOCTYPE html>", text, count=1)
+            void = "area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr"
+            text = re.sub(r"<(" + void + r")\b([^>]*?)\s*/>", r"<\1\2>", text)
     elif kind == "prettier":
         text = insert_after(
             text,

@@ -118,12 +118,14 @@ js=$here/js/node_modules
 cases_quick=(
   "li9-sub-fenced|xml|corpus:fcla/fcla-li9.xhtml|python3;$here/oracles/tree_property.py;sub-fenced"
   "li9-mathjax-crash|xml|plant:mathjax:corpus:fcla/fcla-li9.xhtml|node;$here/mathjax/render.js;reading 'chars'"
+  "li9-html-mathjax-crash|html|plant:mathjax-html:corpus:fcla/fcla-li9.xhtml|node;$here/mathjax/render.js;reading 'chars'"
   "underscore-prettier-crash|js|plant:prettier:npm:underscore/underscore-umd.js|$here/oracles/js_crash.sh;prettier"
 )
 cases_full=(
   "${cases_quick[@]}"
   "li33-frac-sqrt|xml|corpus:fcla/fcla-li33.xhtml|python3;$here/oracles/tree_property.py;frac-sqrt"
   "li81-mathjax-crash|xml|plant:mathjax:corpus:fcla/fcla-li81.xhtml|node;$here/mathjax/render.js;reading 'chars'"
+  "li81-html-mathjax-crash|html|plant:mathjax-html:corpus:fcla/fcla-li81.xhtml|node;$here/mathjax/render.js;reading 'chars'"
   "underscore-debounce|js|npm:underscore/underscore-umd.js|node;$here/oracles/js_property.js;calls-within;debounce;setTimeout"
   "moment-terser-crash|js|plant:terser:npm:moment/moment.js|$here/oracles/js_crash.sh;terser"
   "lodash-debounced|js|npm:lodash/lodash.js|node;$here/oracles/js_property.js;nested-in;debounce;debounced"
@@ -247,9 +249,15 @@ label() {
   esac
 }
 
-parses() { # FORMAT FILE
+parses() { # FORMAT FILE INPUT
   if [ "$1" = xml ]; then
     python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$2" > /dev/null 2>&1
+  elif [ "$1" = html ]; then
+    # Every text is HTML: a result parses when parse5 finds no more errors in it than in
+    # the input.
+    local mine theirs
+    mine=$(node "$here/oracles/html_errors.js" "$2") && theirs=$(node "$here/oracles/html_errors.js" "$3") &&
+      [ "$mine" -le "$theirs" ]
   else
     local copy
     copy=$(mktemp "$work/check.XXXXXX.js")
@@ -319,7 +327,7 @@ bench_case() {
       after=$(python3 "$here/measure.py" "$result")
       bytes="${before% *} → ${after% *}"
       tokens="${before#* } → ${after#* }"
-      if parses "$format" "$result"; then valid=yes; else valid=NO; fi
+      if parses "$format" "$result" "$input"; then valid=yes; else valid=NO; fi
       if timeout "$oracle_timeout" "${oracle[@]}" "$result" > /dev/null 2>&1; then interesting=yes; else interesting=NO; fi
     fi
     # Oracle seconds as the wrapper measured them; start-up is the time until the first
