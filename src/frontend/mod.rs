@@ -184,16 +184,38 @@ impl Format {
 
     /// The format of `text` read from `path`: by extension, but XML for a page that is
     /// well-formed XML when its name does not say it is (`.html`, `.htm`, no extension,
-    /// anything unknown), such as an XHTML page saved as `.html`, and HTML for text with
-    /// such a name that begins with `<` and is not well-formed XML.
+    /// anything unknown), such as an XHTML page saved as `.html`; and HTML for a text that
+    /// is not well-formed XML under an unknown name when it begins like an HTML page
+    /// (`<!DOCTYPE html`, `<html`), while other markup-like texts (templates, PHP) stay
+    /// lines.
     pub fn detect(path: &Path, text: &str) -> Self {
         if !Self::may_be_markup(path, text) {
             Self::from_path(path)
         } else if Xml.is_valid(text) {
             Format::Xml
-        } else {
+        } else if Self::from_path(path) == Format::Html || Self::begins_like_html(text) {
             Format::Html
+        } else {
+            Format::Lines
         }
+    }
+
+    /// True when `text` opens (after a byte-order mark, whitespace and comments) with an
+    /// HTML DOCTYPE or an `<html>` start tag, in any case.
+    fn begins_like_html(text: &str) -> bool {
+        let mut rest = text.trim_start_matches('\u{feff}').trim_start();
+        while let Some(comment) = rest.strip_prefix("<!--") {
+            rest = comment
+                .split_once("-->")
+                .map_or("", |(_, after)| after)
+                .trim_start();
+        }
+        let opens = |prefix: &str| {
+            rest.as_bytes()
+                .get(..prefix.len())
+                .is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()))
+        };
+        opens("<!doctype html") || opens("<html")
     }
 
     /// True when `path`'s name does not say which format `text` is in (or says HTML, which

@@ -303,10 +303,12 @@ fn a_script_without_a_shebang_is_explained() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
-/// Tag soup saved as `.html` is reduced as HTML, and the run says why it is not reduced
-/// as XML in one note on stderr (with where the XML parser stopped: an XHTML page with one
-/// slip is better mended); `-q` and an explicit `--format` silence it, and a well-formed
-/// page gets no note.
+/// Tag soup saved as `.html` (or under another name, beginning with `<!DOCTYPE html`) is
+/// reduced as HTML, and the run says why it is not reduced as XML in one note on stderr
+/// (with where the XML parser stopped: an XHTML page with one slip is better mended);
+/// other markup-like text under an unknown name (a template) is reduced by lines, with
+/// the same note; `-q` and an explicit `--format` silence it, and a well-formed page gets
+/// no note.
 #[test]
 fn markup_reduced_as_html_is_noted() {
     let dir = tempfile::tempdir().unwrap();
@@ -334,6 +336,14 @@ fn markup_reduced_as_html_is_noted() {
     assert_eq!(note(&["soup.html", "./t.sh", "-q"]), None);
     assert_eq!(note(&["soup.html", "./t.sh", "--format", "html"]), None);
     assert_eq!(note(&["fine.html", "./t.sh"]), None);
+    let page = "<!-- saved -->\n<!doctype HTML>\n<p>a<br>\n<p>keep\n";
+    std::fs::write(dir.path().join("page.saved"), page).unwrap();
+    std::fs::write(dir.path().join("t.tmpl"), "<p>{{a}}<br>\n<p>keep\n").unwrap();
+    let said = note(&["page.saved", "./t.sh"]).unwrap();
+    assert!(said.contains("reducing it as HTML"), "{said}");
+    let said = note(&["t.tmpl", "./t.sh"]).unwrap();
+    assert!(said.contains("reducing it by lines"), "{said}");
+    assert!(said.contains("--format lines silences"), "{said}");
 }
 
 /// `TREEREDUCE_TRACE_DIR` keeps every candidate, numbered, whether or not
