@@ -73,6 +73,11 @@ impl Frontend for Html {
         Dom::parse(text).errors.len() <= self.errors
     }
 
+    /// A browser builds the same empty document from any text of nothing but whitespace.
+    fn blank_is_empty(&self) -> bool {
+        true
+    }
+
     fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
         markup_units(text, node, grain, attribute_value)
     }
