@@ -14,6 +14,7 @@
 //! accident without paying for it, and the original's own faults stay allowed.
 //! Both passes (parse, then tree) run without recursion.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::mathml::PROFILE;
@@ -155,7 +156,173 @@ const INTEGRATION_POINTS: &[&str] = &[
     "mo",
     "ms",
     "mtext",
+    "title",
 ];
+
+/// Elements HTML's parser treats apart ("special"): a start tag's search for an open
+/// `<li>` to close stops at one (but for `address`, `div` and `p`), and so does the
+/// search of an end tag of an ordinary element for its element.
+const SPECIAL: &[&str] = &[
+    "address",
+    "applet",
+    "area",
+    "article",
+    "aside",
+    "base",
+    "basefont",
+    "bgsound",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "embed",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "iframe",
+    "img",
+    "input",
+    "keygen",
+    "li",
+    "link",
+    "listing",
+    "main",
+    "marquee",
+    "menu",
+    "meta",
+    "nav",
+    "noembed",
+    "noframes",
+    "noscript",
+    "object",
+    "ol",
+    "p",
+    "param",
+    "plaintext",
+    "pre",
+    "script",
+    "search",
+    "section",
+    "select",
+    "source",
+    "style",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "template",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "track",
+    "ul",
+    "wbr",
+    "xmp",
+];
+
+/// Elements that bound the scope in which a tag looks for the open element it closes.
+const SCOPE: &[&str] = &[
+    "applet", "caption", "html", "marquee", "object", "table", "td", "template", "th",
+];
+
+/// Elements whose end tags look for their element in table scope.
+const TABLE_PARTS: &[&str] = &[
+    "caption", "colgroup", "table", "tbody", "td", "tfoot", "th", "thead", "tr",
+];
+
+/// Formatting elements: their end tags look past special elements (browsers then
+/// rearrange the tree, which spans cannot show).
+const FORMATTING: &[&str] = &[
+    "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
+];
+
+/// Start tags that end foreign content (`<math><mi>x</mi><div>` puts the `<div>` after the
+/// `<math>`).
+const BREAKOUT: &[&str] = &[
+    "b",
+    "big",
+    "blockquote",
+    "body",
+    "br",
+    "center",
+    "code",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "embed",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "hr",
+    "i",
+    "img",
+    "li",
+    "listing",
+    "menu",
+    "meta",
+    "nobr",
+    "ol",
+    "p",
+    "pre",
+    "ruby",
+    "s",
+    "small",
+    "span",
+    "strike",
+    "strong",
+    "sub",
+    "sup",
+    "table",
+    "tt",
+    "u",
+    "ul",
+    "var",
+];
+
+/// What may stand in an open `<head>`; any other start tag ends it.
+const METADATA: &[&str] = &[
+    "base", "basefont", "bgsound", "link", "meta", "noframes", "noscript", "script", "style",
+    "template", "title",
+];
+
+fn is_heading(name: &str) -> bool {
+    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
 
 /// True when a start tag named `new` ends the open element named `open` (both lower case).
 fn closed_by(open: &str, new: &str) -> bool {
@@ -163,16 +330,57 @@ fn closed_by(open: &str, new: &str) -> bool {
         "p" => CLOSES_P.contains(&new),
         "li" => new == "li",
         "dt" | "dd" => matches!(new, "dt" | "dd"),
-        "option" => matches!(new, "option" | "optgroup"),
-        "optgroup" => new == "optgroup",
+        "option" => matches!(new, "option" | "optgroup" | "hr"),
+        "optgroup" => matches!(new, "optgroup" | "hr"),
+        "select" => matches!(new, "input" | "keygen" | "select" | "textarea"),
         "tr" => matches!(new, "tr" | "thead" | "tbody" | "tfoot"),
         "td" | "th" => matches!(new, "td" | "th" | "tr" | "thead" | "tbody" | "tfoot"),
         "thead" | "tbody" | "tfoot" => matches!(new, "thead" | "tbody" | "tfoot"),
-        "rb" | "rt" | "rtc" | "rp" => matches!(new, "rb" | "rt" | "rtc" | "rp"),
-        "head" => new == "body",
+        "caption" => matches!(
+            new,
+            "caption" | "col" | "colgroup" | "tbody" | "td" | "tfoot" | "th" | "thead" | "tr"
+        ),
+        "rb" | "rt" | "rp" => matches!(new, "rb" | "rt" | "rtc" | "rp"),
+        "rtc" => matches!(new, "rb" | "rtc"),
+        "head" => !METADATA.contains(&new),
         "colgroup" => new != "col",
+        "a" | "button" | "nobr" => new == open,
         _ => false,
     }
+}
+
+/// True when the search of a start tag named `new` for an open element it closes stops
+/// at the open element `item` (it cannot close what lies beyond).
+fn bounds_start(item: &Item, new: &str) -> bool {
+    let name = item.name.as_str();
+    item.foreign
+        || SCOPE.contains(&name)
+        || (name == "button" && CLOSES_P.contains(&new))
+        || (matches!(new, "li" | "dd" | "dt")
+            && SPECIAL.contains(&name)
+            && !matches!(name, "address" | "div" | "p"))
+        // A second `<a>` inside a block of the first leaves the first open there.
+        || (matches!(new, "a" | "nobr") && SPECIAL.contains(&name))
+        // These close only elements whose end tags may be left out, from the top down.
+        || (matches!(new, "rb" | "rt" | "rtc" | "rp" | "option" | "optgroup")
+            && !OPTIONAL_END.contains(&name))
+}
+
+/// True when the search of an end tag named `name` for its element stops at the open
+/// element `item`, which is not that element.
+fn bounds_end(item: &Item, name: &str) -> bool {
+    let open = item.name.as_str();
+    if item.foreign {
+        return false;
+    }
+    if TABLE_PARTS.contains(&name) {
+        // Table scope: a cell's end tag closes its cell's row, a table's its cells.
+        return matches!(open, "html" | "table" | "template");
+    }
+    SCOPE.contains(&open)
+        || (name == "p" && open == "button")
+        || (name == "li" && matches!(open, "ol" | "ul"))
+        || (!SPECIAL.contains(&name) && !FORMATTING.contains(&name) && SPECIAL.contains(&open))
 }
 
 /// HTML's whitespace.
@@ -323,6 +531,10 @@ fn find_ignoring_case(hay: &str, from: usize, text: &str) -> Option<usize> {
 struct Dom {
     items: Vec<Item>,
     errors: Vec<(usize, &'static str)>,
+    /// While parsing: the open elements, innermost last (the document first).
+    open: Vec<usize>,
+    /// While parsing: how many elements of each name are open.
+    names: BTreeMap<String, usize>,
 }
 
 impl Dom {
@@ -340,14 +552,14 @@ impl Dom {
                 children: Vec::new(),
             }],
             errors: Vec::new(),
+            open: vec![0],
+            names: BTreeMap::new(),
         };
         let bytes = text.as_bytes();
-        // The open elements, the document first.
-        let mut open = vec![0usize];
         let mut i = 0;
         while let Some(lt) = text[i..].find('<').map(|at| i + at) {
             i = lt;
-            let top = open.last().copied().unwrap_or(0);
+            let top = dom.top();
             let rest = &text[i..];
             let next = bytes.get(i + 1).copied().unwrap_or(0);
             if rest.starts_with("<!--") {
@@ -374,18 +586,16 @@ impl Dom {
                         .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
                         .map_or(end, |at| i + 2 + at);
                     let name = text[i + 2..name_end].to_ascii_lowercase();
-                    dom.end_tag(text, &mut open, &name, i..end);
+                    dom.end_tag(text, &name, i..end);
                 } else {
                     let doctype = rest
                         .as_bytes()
                         .get(..9)
                         .is_some_and(|b| b.eq_ignore_ascii_case(b"<!doctype"));
                     let label = if doctype { "#doctype" } else { "#comment" };
-                    if !doctype {
+                    if !doctype && !rest.starts_with("<![") {
                         // `<?pi>`, `<!x>`, `</>` and the like are bogus comments.
-                        if !rest.starts_with("<![") {
-                            dom.errors.push((i, "a bogus comment"));
-                        }
+                        dom.errors.push((i, "a bogus comment"));
                     }
                     dom.add(top, Item::other(label, i..end));
                 }
@@ -395,17 +605,29 @@ impl Dom {
                     dom.errors.push((i, "a tag the text ends in"));
                     break;
                 };
-                i = dom.start_tag(text, &mut open, i, tag);
+                i = dom.start_tag(text, i, tag);
             } else {
                 // A `<` that starts nothing is text.
                 dom.errors.push((i, "a `<` that starts no markup"));
                 i += 1;
             }
         }
-        while open.len() > 1 {
-            dom.close_open(text, &mut open, text.len());
+        while dom.open.len() > 1 {
+            dom.close_open(text, text.len());
         }
+        dom.open.clear();
+        dom.names.clear();
         dom
+    }
+
+    /// The innermost open element (or the document).
+    fn top(&self) -> usize {
+        self.open.last().copied().unwrap_or(0)
+    }
+
+    /// True when an element named `name` is open.
+    fn is_open(&self, name: &str) -> bool {
+        self.names.get(name).is_some_and(|&n| n > 0)
     }
 
     fn add(&mut self, parent: usize, item: Item) -> usize {
@@ -415,9 +637,22 @@ impl Dom {
         id
     }
 
+    fn push_open(&mut self, id: usize) {
+        self.open.push(id);
+        *self.names.entry(self.items[id].name.clone()).or_insert(0) += 1;
+    }
+
+    fn pop_open(&mut self) -> Option<usize> {
+        let id = self.open.pop().filter(|&id| id != 0)?;
+        if let Some(n) = self.names.get_mut(&self.items[id].name) {
+            *n -= 1;
+        }
+        Some(id)
+    }
+
     /// Closes the innermost open element where `at` begins, without an end tag.
-    fn close_open(&mut self, text: &str, open: &mut Vec<usize>, at: usize) {
-        let Some(id) = open.pop() else { return };
+    fn close_open(&mut self, text: &str, at: usize) {
+        let Some(id) = self.pop_open() else { return };
         let last_child = self.items[id]
             .children
             .last()
@@ -438,40 +673,118 @@ impl Dom {
         }
     }
 
-    /// An end tag named `name` spanning `span`: closes the innermost open element of that
-    /// name and those inside it; closes nothing (a parse error) when none is open.
-    fn end_tag(&mut self, text: &str, open: &mut Vec<usize>, name: &str, span: Range<usize>) {
-        let Some(depth) = open
-            .iter()
-            .rposition(|&id| id != 0 && self.items[id].name == name)
-        else {
-            self.errors
-                .push((span.start, "an end tag that closes nothing"));
-            let top = open.last().copied().unwrap_or(0);
-            self.add(top, Item::other("#stray-end-tag", span));
-            return;
-        };
-        while open.len() > depth + 1 {
-            self.close_open(text, open, span.start);
+    /// A tag spanning `span` that changes nothing in the tree: an item of the innermost
+    /// open element, a parse error when `error` says which.
+    fn inert(&mut self, span: Range<usize>, error: Option<&'static str>) {
+        if let Some(error) = error {
+            self.errors.push((span.start, error));
         }
-        let id = open[depth];
-        open.truncate(depth);
-        let item = &mut self.items[id];
-        item.content.end = span.start;
-        item.span.end = span.end;
+        let top = self.top();
+        self.add(top, Item::other("#tag", span));
+    }
+
+    /// An end tag named `name` spanning `span`: closes the innermost open element of that
+    /// name (any heading for a heading's) and those inside it, as far as its scope reaches;
+    /// closes nothing, a parse error, when it finds none.
+    fn end_tag(&mut self, text: &str, name: &str, span: Range<usize>) {
+        let heading = is_heading(name);
+        let open = if heading {
+            (1..=6).any(|n| self.is_open(&format!("h{n}")))
+        } else {
+            self.is_open(name)
+        };
+        let matches =
+            |item: &Item| !item.foreign && heading && is_heading(&item.name) || item.name == name;
+        let found = open
+            .then(|| {
+                self.open
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .rev()
+                    .map(|(depth, &id)| (depth, &self.items[id]))
+                    .find(|(_, item)| matches(item) || bounds_end(item, name))
+                    .filter(|(_, item)| matches(item))
+                    .map(|(depth, _)| depth)
+            })
+            .flatten();
+        let Some(depth) = found else {
+            return self.inert(span, Some("an end tag that closes nothing"));
+        };
+        while self.open.len() > depth + 1 {
+            self.close_open(text, span.start);
+        }
+        if let Some(id) = self.pop_open() {
+            let item = &mut self.items[id];
+            item.content.end = span.start;
+            item.span.end = span.end;
+        }
+    }
+
+    /// Closes the open elements a start tag named `name` at `at` ends: the innermost one
+    /// it closes (a `<p>` for a `<div>`, an `<li>` for an `<li>`) within its scope, with
+    /// those inside it, and again while another is found.
+    fn close_for(&mut self, text: &str, name: &str, at: usize) {
+        loop {
+            let closable = self
+                .names
+                .iter()
+                .any(|(open, &n)| n > 0 && closed_by(open, name));
+            let heading_on_top = is_heading(name) && {
+                let top = &self.items[self.top()];
+                !top.foreign && is_heading(&top.name)
+            };
+            if !closable && !heading_on_top {
+                return;
+            }
+            let found = self
+                .open
+                .iter()
+                .enumerate()
+                .skip(1)
+                .rev()
+                .map(|(depth, &id)| (depth, &self.items[id]))
+                .enumerate()
+                .find(|(from_top, (_, item))| {
+                    let closes = !item.foreign && closed_by(&item.name, name)
+                        || (*from_top == 0 && heading_on_top);
+                    closes || bounds_start(item, name)
+                })
+                .filter(|(from_top, (_, item))| {
+                    !item.foreign && closed_by(&item.name, name)
+                        || (*from_top == 0 && heading_on_top)
+                })
+                .map(|(_, (depth, _))| depth);
+            let Some(depth) = found else { return };
+            while self.open.len() > depth {
+                self.close_open(text, at);
+            }
+        }
     }
 
     /// A start tag `tag` at `start`: adds its element and returns where parsing goes on.
-    fn start_tag(&mut self, text: &str, open: &mut Vec<usize>, start: usize, tag: Tag) -> usize {
+    fn start_tag(&mut self, text: &str, start: usize, tag: Tag) -> usize {
         let name = text[tag.name.clone()].to_ascii_lowercase();
-        while let Some(&top) = open.last().filter(|&&top| top != 0) {
-            let item = &self.items[top];
-            if item.foreign || !closed_by(&item.name, &name) {
-                break;
-            }
-            self.close_open(text, open, start);
+        if matches!(name.as_str(), "html" | "body" | "head") && self.is_open(&name) {
+            // Its attributes go to the open one; no element of its own.
+            self.inert(
+                start..tag.end,
+                Some("a second start tag of the page's frame"),
+            );
+            return tag.end;
         }
-        let parent = open.last().copied().unwrap_or(0);
+        // An HTML element ends the foreign content it stands in.
+        if BREAKOUT.contains(&name.as_str()) {
+            loop {
+                let top = &self.items[self.top()];
+                if !top.foreign || INTEGRATION_POINTS.contains(&top.name.as_str()) {
+                    break;
+                }
+                self.close_open(text, start);
+            }
+        }
+        self.close_for(text, &name, start);
+        let parent = self.top();
         let around = &self.items[parent];
         let foreign = matches!(name.as_str(), "math" | "svg")
             || (around.foreign && !INTEGRATION_POINTS.contains(&around.name.as_str()));
@@ -486,18 +799,18 @@ impl Dom {
             attributes: tag.attributes,
             children: Vec::new(),
         };
-        let mut next = tag.end;
         if foreign && tag.self_closing || !foreign && VOID.contains(&item.name.as_str()) {
             // Complete as it stands.
         } else if !foreign && RAW.contains(&item.name.as_str()) {
             let close = format!("</{}", item.name);
-            let end_tag = std::iter::successors(Some(tag.end), |&from| Some(from + 1))
-                .map_while(|from| find_ignoring_case(text, from, &close))
-                .find(|&at| {
-                    text.as_bytes()
-                        .get(at + close.len())
-                        .is_none_or(|&b| is_html_space(b) || b == b'/' || b == b'>')
-                });
+            let end_tag = std::iter::successors(find_ignoring_case(text, tag.end, &close), |&at| {
+                find_ignoring_case(text, at + 1, &close)
+            })
+            .find(|&at| {
+                text.as_bytes()
+                    .get(at + close.len())
+                    .is_none_or(|&b| is_html_space(b) || b == b'/' || b == b'>')
+            });
             match end_tag.and_then(|at| text[at..].find('>').map(|gt| (at, at + gt + 1))) {
                 Some((at, end)) => {
                     item.content.end = at;
@@ -511,15 +824,15 @@ impl Dom {
                     item.closed = false;
                 }
             }
-            next = item.span.end;
         } else {
             item.atomic = false;
             let id = self.add(parent, item);
-            open.push(id);
-            return next;
+            self.push_open(id);
+            return tag.end;
         }
+        let end = item.span.end;
         self.add(parent, item);
-        next
+        end
     }
 }
 
@@ -529,6 +842,8 @@ struct Context {
     id: NodeId,
     /// The parent's item.
     item: usize,
+    /// How many of its children are elements.
+    elements: usize,
     /// How many of its first element children are positional (MathML).
     positional: usize,
     in_math: bool,
@@ -541,6 +856,11 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>) -> Tree {
     let top = Context {
         id: tree.root(),
         item: 0,
+        elements: dom.items[0]
+            .children
+            .iter()
+            .filter(|&&c| dom.items[c].kind == Kind::Element)
+            .count(),
         positional: 0,
         in_math: false,
     };
@@ -633,13 +953,7 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
             .count()
             < parent.positional;
     let at_top = parent.item == 0;
-    let alone_at_top = at_top
-        && around
-            .children
-            .iter()
-            .filter(|&&c| dom.items[c].kind == Kind::Element)
-            .count()
-            == 1;
+    let alone_at_top = at_top && parent.elements == 1;
     let delete =
         (!alone_at_top && !positional).then(|| deletion_span(text, range.start, range.end));
     let mut alternatives = Vec::new();
@@ -711,6 +1025,7 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
     Context {
         id: node_id,
         item: id,
+        elements: elements.len(),
         positional: if mathml {
             PROFILE.positional(&item.name)
         } else {
@@ -726,7 +1041,7 @@ mod tests {
 
     /// `(label, text)` of every node of `text`'s tree but the root, in arena order.
     fn nodes(text: &str) -> Vec<(String, String)> {
-        let tree = Html::default().parse(text).unwrap();
+        let tree = Html::for_original(text).parse(text).unwrap();
         tree.ids()
             .skip(1)
             .map(|id| {
@@ -737,7 +1052,7 @@ mod tests {
     }
 
     fn elements(text: &str) -> Vec<String> {
-        let tree = Html::default().parse(text).unwrap();
+        let tree = Html::for_original(text).parse(text).unwrap();
         tree.ids()
             .filter(|&id| tree.node(id).kind == NodeKind::Element)
             .map(|id| text[tree.node(id).span.clone()].to_string())
@@ -759,6 +1074,68 @@ mod tests {
             ]
         );
         assert!(Dom::parse(page).errors.is_empty());
+    }
+
+    /// Each page's elements as browsers build them (checked against parse5, the HTML
+    /// standard's parser), where spans can show it.
+    #[test]
+    fn implied_ends_follow_the_standard_s_scopes() {
+        let cases: &[(&str, &[&str])] = &[
+            // A block closes the paragraph around the inline element it stands in.
+            (
+                "<p><span>a<div>b</div>",
+                &["<p><span>a", "<span>a", "<div>b</div>"],
+            ),
+            // An item closes the item open in its list, not one in a list further out.
+            (
+                "<ul><li>a<ul><li>b</ul><li>c</ul>",
+                &[
+                    "<ul><li>a<ul><li>b</ul><li>c</ul>",
+                    "<li>a<ul><li>b</ul>",
+                    "<ul><li>b</ul>",
+                    "<li>b",
+                    "<li>c",
+                ],
+            ),
+            ("<a href=1>x<a href=2>y", &["<a href=1>x", "<a href=2>y"]),
+            // An HTML block ends the MathML around it; its end tag then closes nothing.
+            (
+                "<math><mi>x</mi><div>y</div></math>",
+                &["<math><mi>x</mi>", "<mi>x</mi>", "<div>y</div>"],
+            ),
+            // A row's end tag closes its cell; a table's its rows.
+            (
+                "<table><tr><td>a</tr><tr><td>b</table>",
+                &[
+                    "<table><tr><td>a</tr><tr><td>b</table>",
+                    "<tr><td>a</tr>",
+                    "<td>a",
+                    "<tr><td>b",
+                    "<td>b",
+                ],
+            ),
+            // An inline element's end tag does not reach past a block.
+            (
+                "<span><div>a</span>b</div>",
+                &["<span><div>a</span>b</div>", "<div>a</span>b</div>"],
+            ),
+            ("<h5>a</h3><p>b", &["<h5>a</h3>", "<p>b"]),
+            (
+                "<head><title>t</title><div>d",
+                &["<head><title>t</title>", "<title>t</title>", "<div>d"],
+            ),
+            (
+                "<svg><title><i>t</i></title></svg>",
+                &[
+                    "<svg><title><i>t</i></title></svg>",
+                    "<title><i>t</i></title>",
+                    "<i>t</i>",
+                ],
+            ),
+        ];
+        for (page, expected) in cases {
+            assert_eq!(&elements(page), expected, "{page}");
+        }
     }
 
     #[test]
