@@ -2480,6 +2480,7 @@ fn deletion_edits(node: &Node) -> Vec<Edit> {
     let also = node.also.iter().cloned().map(Edit::delete);
     let own = Edit {
         separators: node.separators.clone(),
+        line: node.line.clone(),
         ..Edit::delete(span)
     };
     std::iter::once(own).chain(also).collect()

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::tree::{Edit, Separator};
+use crate::tree::{Edit, Line, Separator};
 
 /// Applies `edits` to `base`. Edits may come in any order. Overlapping deletions merge;
 /// an edit nested inside a deletion is dropped (the deletion wins); of two other
@@ -63,7 +63,57 @@ pub fn splices<'e>(edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str)> {
     if let Some(separators) = tail {
         take_separator(&mut out, separators);
     }
+    let mut lines: Vec<&Line> = edits
+        .iter()
+        .filter(|e| e.is_deletion())
+        .filter_map(|e| e.line.as_ref())
+        .collect();
+    if !lines.is_empty() {
+        lines.sort_by_key(|l| (l.content.start, l.content.end));
+        lines.dedup();
+        take_lines(&mut out, &lines);
+    }
     out
+}
+
+/// Each run of adjacent deletions in `out` that takes everything on one of `lines` (sorted)
+/// but blanks takes the whole line too, unless that would reach into another splice.
+fn take_lines<'e>(out: &mut Vec<(Range<usize>, &'e str)>, lines: &[&Line]) {
+    let mut taken: Vec<(Range<usize>, &'e str)> = Vec::with_capacity(out.len());
+    let mut i = 0;
+    while i < out.len() {
+        if !out[i].1.is_empty() {
+            taken.push(out[i].clone());
+            i += 1;
+            continue;
+        }
+        let mut run = out[i].0.clone();
+        let mut j = i + 1;
+        while j < out.len() && out[j].1.is_empty() && out[j].0.start == run.end {
+            run.end = out[j].0.end;
+            j += 1;
+        }
+        let mut wider = run.clone();
+        let from = lines.partition_point(|l| l.content.start < run.start);
+        for line in lines[from..]
+            .iter()
+            .take_while(|l| l.content.start < run.end)
+        {
+            if line.content.end <= run.end {
+                wider.start = wider.start.min(line.whole.start);
+                wider.end = wider.end.max(line.whole.end);
+            }
+        }
+        let free_before = taken.last().is_none_or(|(s, _)| s.end <= wider.start);
+        let free_after = out.get(j).is_none_or(|(s, _)| wider.end <= s.start);
+        if wider != run && free_before && free_after {
+            taken.push((wider, ""));
+        } else {
+            taken.extend_from_slice(&out[i..j]);
+        }
+        i = j;
+    }
+    *out = taken;
 }
 
 /// `out`'s last splice deletes a separated list's last item: when it runs back to an item

@@ -28,6 +28,21 @@ pub struct Edit {
     /// For the deletion of a separated list's last item: the separators that go when the
     /// deletion runs back to an item's start (see [`Separator`]).
     pub separators: Option<Arc<[Separator]>>,
+    /// For the deletion of a node that shares its line with others: the line (see
+    /// [`Line`]).
+    pub line: Option<Line>,
+}
+
+/// The line a node shares with other nodes (statements side by side, `a(); b();`): when the
+/// deletions of a candidate, merged, take everything on it but blanks, they take the whole
+/// line, so that no blank line stays where it stood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// From the line's first byte other than a blank to the end of its last.
+    pub content: Range<usize>,
+    /// The whole line and one line break: its own, or for a last line without one the
+    /// line break before it.
+    pub whole: Range<usize>,
 }
 
 /// The separator before an item of a separated list (`,` in `f(a, b)`): when the deletion
@@ -58,6 +73,7 @@ impl Edit {
             span,
             text,
             separators: None,
+            line: None,
         }
     }
 
@@ -105,6 +121,9 @@ pub struct Node {
     /// For the last item of a separated list: the separators its deletion may take along
     /// (see [`Separator`]).
     pub separators: Option<Arc<[Separator]>>,
+    /// For a node that shares its line with others: the line its deletion may take along
+    /// (see [`Line`]).
+    pub line: Option<Line>,
     /// Ways to rewrite the node other than deleting it (placeholder, unwrap, hoist), smallest
     /// result first. Each is a set of edits inside `span`; expressing an unwrap as the
     /// deletion of two tags lets rewrites of nested nodes compose.
@@ -145,6 +164,7 @@ impl Tree {
                 delete: None,
                 also: Vec::new(),
                 separators: None,
+                line: None,
                 alternatives: Vec::new(),
                 parent: None,
                 depth: 0,

@@ -776,6 +776,7 @@ mod tests {
             .filter_map(|node| {
                 Some(Edit {
                     separators: node.separators.clone(),
+                    line: node.line.clone(),
                     ..Edit::delete(node.delete.clone()?)
                 })
             })
@@ -842,6 +843,24 @@ mod tests {
             seen >= 2,
             "the tidy renderings were not among the candidates"
         );
+    }
+
+    /// Statements side by side on a line take the line with them when they all go, at the
+    /// start, in the middle and at the end of a text (they left a blank line: `x(); y();`
+    /// gave an empty first line), and a comment sharing a line with code counts as one of
+    /// them.
+    #[test]
+    fn statements_sharing_a_line_leave_no_blank_line() {
+        let text = "x(); y();\na();\nb(); // note\nif (c) { d(); e(); }\nf(); g();";
+        let mut all_go = 0;
+        every_valid_deletion(text, |out| {
+            assert!(!out.starts_with('\n'), "a blank first line:\n{out:?}");
+            assert!(!out.contains("\n\n"), "a blank line:\n{out:?}");
+            if out == "a();\nif (c) { d(); e(); }" {
+                all_go += 1;
+            }
+        });
+        assert!(all_go > 0, "no candidate took the shared lines whole");
     }
 
     /// Whichever items of a separated list go, no separator is left before its end or

@@ -130,6 +130,7 @@ impl Frontend for Lines {
                     span,
                     also: Vec::new(),
                     separators: None,
+                    line: None,
                     alternatives: Vec::new(),
                     parent: None,
                     depth: 0,

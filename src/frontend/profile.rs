@@ -13,7 +13,7 @@ use serde::Deserialize;
 use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
 
 use super::SyntaxError;
-use crate::tree::{Edit, Node, NodeId, NodeKind, Separator, Tree};
+use crate::tree::{Edit, Line, Node, NodeId, NodeKind, Separator, Tree};
 
 /// A valid text's tree-sitter tree, known by the hash of the text.
 struct Parsed {
@@ -1114,10 +1114,9 @@ impl Grammar {
             let id = if p.position.is_none() {
                 tree.root()
             } else if info.comment {
-                tree.push(
-                    p.parent,
-                    leaf(NodeKind::Comment, p.node, p.delete, Vec::new()),
-                );
+                let mut node = leaf(NodeKind::Comment, p.node, p.delete, Vec::new());
+                node.line = node.delete.clone().and_then(|d| shared_line(text, d));
+                tree.push(p.parent, node);
                 continue;
             } else {
                 let alternatives =
@@ -1127,6 +1126,7 @@ impl Grammar {
                 } else {
                     let mut node = leaf(NodeKind::Element, p.node, p.delete, alternatives);
                     node.separators = p.separators;
+                    node.line = node.delete.clone().and_then(|d| shared_line(text, d));
                     tree.push(p.parent, node)
                 }
             };
@@ -1553,6 +1553,7 @@ fn leaf(
         delete,
         also: Vec::new(),
         separators: None,
+        line: None,
         alternatives,
         parent: None,
         depth: 0,
@@ -1712,6 +1713,50 @@ fn item_span(text: &str, start: usize, end: usize) -> Range<usize> {
         // Last on its line: no space is left at the end of the line.
         s..end
     }
+}
+
+/// The line that the deletion span `delete` lies in, when it lies in one line and does
+/// not take it whole (see [`Line`]); `None` also for a line longer than a few thousand
+/// bytes (minified code is one line: looking for its ends at every node would cost a
+/// pass over the text per node).
+fn shared_line(text: &str, delete: Range<usize>) -> Option<Line> {
+    const LONGEST: usize = 4096;
+    let bytes = text.as_bytes();
+    if bytes[delete.clone()].contains(&b'\n') {
+        return None;
+    }
+    let before = &bytes[delete.start.saturating_sub(LONGEST)..delete.start];
+    let start = match before.iter().rposition(|&b| b == b'\n') {
+        Some(at) => delete.start - before.len() + at + 1,
+        None if delete.start <= LONGEST => 0,
+        None => return None,
+    };
+    let after = &bytes[delete.end..(delete.end + LONGEST).min(bytes.len())];
+    let end = match after.iter().position(|&b| b == b'\n') {
+        Some(at) => delete.end + at,
+        None if delete.end + after.len() == bytes.len() => bytes.len(),
+        None => return None,
+    };
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+    let first = bytes[start..end].iter().position(|b| !blank(b))? + start;
+    let last = bytes[start..end].iter().rposition(|b| !blank(b))? + start + 1;
+    let whole = if end < bytes.len() {
+        start..end + 1
+    } else if start > 0 {
+        // The last line: the line break before it goes (with its `\r`).
+        let from = start - 1;
+        (if from > 0 && bytes[from - 1] == b'\r' {
+            from - 1
+        } else {
+            from
+        })..end
+    } else {
+        return None;
+    };
+    Some(Line {
+        content: first..last,
+        whole,
+    })
 }
 
 /// When only blanks surround `start..end` on its first and last lines: those whole lines,

@@ -125,6 +125,7 @@ pub(super) fn node(
         delete,
         also: Vec::new(),
         separators: None,
+        line: None,
         alternatives: Vec::new(),
         parent: None,
         depth: 0,
