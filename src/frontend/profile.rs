@@ -1098,6 +1098,13 @@ impl Grammar {
             Uses::default()
         };
         let mut truncated = false;
+        // Where the lines end, for the lines nodes share (see `shared_line`).
+        let breaks: Vec<usize> = text
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'\n')
+            .map(|(at, _)| at)
+            .collect();
         let mut cursor = root.walk();
         let mut stack = vec![Pending {
             node: root,
@@ -1115,7 +1122,10 @@ impl Grammar {
                 tree.root()
             } else if info.comment {
                 let mut node = leaf(NodeKind::Comment, p.node, p.delete, Vec::new());
-                node.line = node.delete.clone().and_then(|d| shared_line(text, d));
+                node.line = node
+                    .delete
+                    .clone()
+                    .and_then(|d| shared_line(text, &breaks, d));
                 tree.push(p.parent, node);
                 continue;
             } else {
@@ -1126,7 +1136,10 @@ impl Grammar {
                 } else {
                     let mut node = leaf(NodeKind::Element, p.node, p.delete, alternatives);
                     node.separators = p.separators;
-                    node.line = node.delete.clone().and_then(|d| shared_line(text, d));
+                    node.line = node
+                        .delete
+                        .clone()
+                        .and_then(|d| shared_line(text, &breaks, d));
                     tree.push(p.parent, node)
                 }
             };
@@ -1716,27 +1729,16 @@ fn item_span(text: &str, start: usize, end: usize) -> Range<usize> {
 }
 
 /// The line that the deletion span `delete` lies in, when it lies in one line and does
-/// not take it whole (see [`Line`]); `None` also for a line longer than a few thousand
-/// bytes (minified code is one line: looking for its ends at every node would cost a
-/// pass over the text per node).
-fn shared_line(text: &str, delete: Range<usize>) -> Option<Line> {
-    const LONGEST: usize = 4096;
+/// not take it whole (see [`Line`]). `breaks` holds the positions of `text`'s line breaks.
+fn shared_line(text: &str, breaks: &[usize], delete: Range<usize>) -> Option<Line> {
     let bytes = text.as_bytes();
-    if bytes[delete.clone()].contains(&b'\n') {
+    // The first line break at or after the deletion's start.
+    let next = breaks.partition_point(|&at| at < delete.start);
+    let end = breaks.get(next).copied().unwrap_or(bytes.len());
+    if end < delete.end {
         return None;
     }
-    let before = &bytes[delete.start.saturating_sub(LONGEST)..delete.start];
-    let start = match before.iter().rposition(|&b| b == b'\n') {
-        Some(at) => delete.start - before.len() + at + 1,
-        None if delete.start <= LONGEST => 0,
-        None => return None,
-    };
-    let after = &bytes[delete.end..(delete.end + LONGEST).min(bytes.len())];
-    let end = match after.iter().position(|&b| b == b'\n') {
-        Some(at) => delete.end + at,
-        None if delete.end + after.len() == bytes.len() => bytes.len(),
-        None => return None,
-    };
+    let start = next.checked_sub(1).map_or(0, |before| breaks[before] + 1);
     let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
     let first = bytes[start..end].iter().position(|b| !blank(b))? + start;
     let last = bytes[start..end].iter().rposition(|b| !blank(b))? + start + 1;
