@@ -63,11 +63,15 @@ impl Html {
 
 impl Frontend for Html {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        Ok(build(text, &self.dom(text)?, None))
+        let dom = self.dom(text)?;
+        let slack = dom.errors.len() < self.errors;
+        Ok(build(text, &dom, None, slack))
     }
 
     fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
-        Ok(build(text, &self.dom(text)?, Some(depth)))
+        let dom = self.dom(text)?;
+        let slack = dom.errors.len() < self.errors;
+        Ok(build(text, &dom, Some(depth), slack))
     }
 
     fn is_valid(&self, text: &str) -> bool {
@@ -526,6 +530,49 @@ fn find_ignoring_case(hay: &str, from: usize, text: &str) -> Option<usize> {
         .find(|&i| bytes[i..i + needle.len()].eq_ignore_ascii_case(needle))
 }
 
+/// What `text` opens with once a byte-order mark, whitespace and comments are skipped.
+pub(super) fn opening(text: &str) -> &str {
+    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
+    while let Some(comment) = rest.strip_prefix("<!--") {
+        rest = comment
+            .split_once("-->")
+            .map_or("", |(_, after)| after)
+            .trim_start();
+    }
+    rest
+}
+
+/// True when `text` starts with `prefix` (ASCII) in any case.
+pub(super) fn starts_with_ignoring_case(text: &str, prefix: &str) -> bool {
+    text.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()))
+}
+
+/// Character references the text ends without their `;` (`&not` in `a &not b`, which a
+/// shrunk `a & not b` spells), each a parse error at its `&`.
+fn unterminated_references(
+    text: &str,
+    span: Range<usize>,
+    errors: &mut Vec<(usize, &'static str)>,
+) {
+    let bytes = text.as_bytes();
+    for (at, _) in text[span.clone()].match_indices('&') {
+        let at = span.start + at;
+        let mut end = at + 1;
+        if bytes.get(end) == Some(&b'#') {
+            end += 1;
+        }
+        let name = end;
+        while end < span.end && bytes[end].is_ascii_alphanumeric() {
+            end += 1;
+        }
+        if end > name && bytes.get(end) != Some(&b';') {
+            errors.push((at, "a character reference without its `;`"));
+        }
+    }
+}
+
 /// The parsed page: items in document order (item 0 is the document) and its parse errors
 /// (where, and what).
 struct Dom {
@@ -557,7 +604,12 @@ impl Dom {
         };
         let bytes = text.as_bytes();
         let mut i = 0;
+        if !starts_with_ignoring_case(opening(text), "<!doctype") {
+            // A page without one is read in quirks mode, by other rules.
+            dom.errors.push((0, "no DOCTYPE"));
+        }
         while let Some(lt) = text[i..].find('<').map(|at| i + at) {
+            unterminated_references(text, i..lt, &mut dom.errors);
             i = lt;
             let top = dom.top();
             let rest = &text[i..];
@@ -612,6 +664,7 @@ impl Dom {
                 i += 1;
             }
         }
+        unterminated_references(text, i..text.len(), &mut dom.errors);
         while dom.open.len() > 1 {
             dom.close_open(text, text.len());
         }
@@ -850,7 +903,9 @@ struct Context {
 }
 
 /// The tree of `dom` (parsed from `text`), with the nodes down to `limit` (all when `None`).
-fn build(text: &str, dom: &Dom, limit: Option<u32>) -> Tree {
+/// `slack`: whether a candidate of this text may have a parse error more (else its DOCTYPE
+/// may not go).
+fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
     let mut tree = Tree::new(text.len());
     let mut truncated = false;
     let top = Context {
@@ -891,15 +946,11 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>) -> Tree {
                 push_children(&mut stack, &context);
             }
             Kind::Other(label) => {
-                let delete = deletion_span(text, item.span.start, item.span.end);
+                let delete = (slack || label != "#doctype")
+                    .then(|| deletion_span(text, item.span.start, item.span.end));
                 tree.push(
                     parent.id,
-                    node(
-                        NodeKind::Comment,
-                        label.into(),
-                        item.span.clone(),
-                        Some(delete),
-                    ),
+                    node(NodeKind::Comment, label.into(), item.span.clone(), delete),
                 );
             }
             Kind::Document => {}
@@ -1140,7 +1191,7 @@ mod tests {
 
     #[test]
     fn raw_text_is_one_text_whatever_it_holds() {
-        let page = "<p><script>if (a<b) x = '</p>';</SCRIPT ></p>";
+        let page = "<!DOCTYPE html><p><script>if (a<b) x = '</p>';</SCRIPT ></p>";
         let all = nodes(page);
         assert!(
             all.contains(&("#text".into(), "if (a<b) x = '</p>';".into())),
@@ -1185,7 +1236,7 @@ mod tests {
                 "<mi/>"
             ]
         );
-        let tree = Html::default().parse(page).unwrap();
+        let tree = Html::for_original(page).parse(page).unwrap();
         let mi = tree
             .ids()
             .find(|&id| &page[tree.node(id).span.clone()] == "<mi>a</mi>")
@@ -1198,6 +1249,21 @@ mod tests {
                 .iter()
                 .any(|edits| edits[0].text == "<mrow/>")
         );
+    }
+
+    /// A page with a DOCTYPE keeps it (without, browsers read it in quirks mode, where
+    /// a table does not close a paragraph), and a shrunk text spells no character
+    /// reference without its `;` (`a & not b` losing a space is `a &not b`, a `¬`).
+    #[test]
+    fn quirks_mode_and_new_references_are_errors() {
+        let html = Html::for_original("<!DOCTYPE html><p>a & not b");
+        assert!(html.is_valid("<!-- c -->\n<!doctype HTML><p>a & b"));
+        assert!(!html.is_valid("<p>a & not b"));
+        assert!(!html.is_valid("<!DOCTYPE html><p>a &not b"));
+        assert!(html.is_valid("<!DOCTYPE html><p>a &not; b"));
+        let without = Html::for_original("<p>AT&T");
+        assert!(without.is_valid("<p>T&T"));
+        assert!(!without.is_valid("<p>&A&T"));
     }
 
     #[test]
@@ -1215,7 +1281,7 @@ mod tests {
     #[test]
     fn elements_unwrap_and_hoist_without_end_tags_where_there_are_none() {
         let page = "<div><p>a <b>b</b> <i>c</i>\n</div>";
-        let tree = Html::default().parse(page).unwrap();
+        let tree = Html::for_original(page).parse(page).unwrap();
         let p = tree.ids().find(|&id| tree.node(id).label == "p").unwrap();
         let apply =
             |edits: &Vec<Edit>| crate::render::render(page, &edits.iter().collect::<Vec<_>>());

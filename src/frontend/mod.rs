@@ -203,19 +203,9 @@ impl Format {
     /// True when `text` opens (after a byte-order mark, whitespace and comments) with an
     /// HTML DOCTYPE or an `<html>` start tag, in any case.
     fn begins_like_html(text: &str) -> bool {
-        let mut rest = text.trim_start_matches('\u{feff}').trim_start();
-        while let Some(comment) = rest.strip_prefix("<!--") {
-            rest = comment
-                .split_once("-->")
-                .map_or("", |(_, after)| after)
-                .trim_start();
-        }
-        let opens = |prefix: &str| {
-            rest.as_bytes()
-                .get(..prefix.len())
-                .is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()))
-        };
-        opens("<!doctype html") || opens("<html")
+        let rest = html::opening(text);
+        html::starts_with_ignoring_case(rest, "<!doctype html")
+            || html::starts_with_ignoring_case(rest, "<html")
     }
 
     /// True when `path`'s name does not say which format `text` is in (or says HTML, which
