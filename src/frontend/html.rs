@@ -419,6 +419,11 @@ struct Item {
     foreign: bool,
     /// Void, self-closed in foreign content, or raw text: no child elements, no unwrap.
     atomic: bool,
+    /// Left open where it needs an end tag: its start tag alone, what it holds its
+    /// parent's (see `Dom::close_open`).
+    flat: bool,
+    /// For a flat element: where what it held ends.
+    reach: usize,
     /// `(name, whole attribute)` spans.
     attributes: Vec<(Range<usize>, Range<usize>)>,
     children: Vec<usize>,
@@ -434,6 +439,8 @@ impl Item {
             closed: true,
             foreign: false,
             atomic: true,
+            flat: false,
+            reach: 0,
             attributes: Vec::new(),
             children: Vec::new(),
         }
@@ -595,6 +602,8 @@ impl Dom {
                 closed: true,
                 foreign: false,
                 atomic: false,
+                flat: false,
+                reach: 0,
                 attributes: Vec::new(),
                 children: Vec::new(),
             }],
@@ -670,6 +679,7 @@ impl Dom {
         }
         dom.open.clear();
         dom.names.clear();
+        dom.flatten();
         dom
     }
 
@@ -709,7 +719,7 @@ impl Dom {
         let last_child = self.items[id]
             .children
             .last()
-            .map(|&c| self.items[c].span.end);
+            .map(|&c| self.items[c].span.end.max(self.items[c].reach));
         let item = &mut self.items[id];
         // Whitespace before what closed it belongs to the parent (but not a child's own,
         // as in a comment the text ends in).
@@ -723,6 +733,41 @@ impl Dom {
         item.closed = false;
         if item.foreign || !OPTIONAL_END.contains(&item.name.as_str()) {
             self.errors.push((item.span.start, "an element left open"));
+            // Its start tag alone is its node, and what it held follows it: a page of
+            // unclosed `<font>` tags (or XHTML's `<span/>` read as HTML) nests everything
+            // after each in it, a chain hierarchical deletion would walk a call or more
+            // per level (a 300-entry guestbook: 522 calls, where lines took 20).
+            item.reach = end;
+            item.span.end = item.content.start;
+            item.content.end = item.content.start;
+            item.atomic = true;
+            item.flat = true;
+        }
+    }
+
+    /// Gives the children of every element left open (see `close_open`) to the nearest
+    /// element around it that was closed, in document order, in one pass over the items.
+    fn flatten(&mut self) {
+        let mut held = Vec::new();
+        for id in 0..self.items.len() {
+            let item = &self.items[id];
+            if item.flat || !item.children.iter().any(|&c| self.items[c].flat) {
+                continue;
+            }
+            let mut children = Vec::with_capacity(item.children.len());
+            held.extend(item.children.iter().rev().copied());
+            while let Some(child) = held.pop() {
+                children.push(child);
+                if self.items[child].flat {
+                    held.extend(self.items[child].children.iter().rev().copied());
+                }
+            }
+            self.items[id].children = children;
+        }
+        for item in &mut self.items {
+            if item.flat {
+                item.children.clear();
+            }
         }
     }
 
@@ -849,6 +894,8 @@ impl Dom {
             closed: true,
             foreign,
             atomic: true,
+            flat: false,
+            reach: 0,
             attributes: tag.attributes,
             children: Vec::new(),
         };
@@ -919,21 +966,19 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
         positional: 0,
         in_math: false,
     };
-    // Items to add, children pushed in reverse so that they pop in document order; the
-    // character data between two children is added when the later one pops.
-    let mut stack: Vec<(usize, Context)> = Vec::new();
-    let push_children = |stack: &mut Vec<(usize, Context)>, context: &Context| {
-        stack.extend(
-            dom.items[context.item]
-                .children
-                .iter()
-                .rev()
-                .map(|&c| (c, context.clone())),
-        );
-    };
-    add_content(text, &mut tree, dom, &top);
-    push_children(&mut stack, &top);
-    while let Some((id, parent)) = stack.pop() {
+    // What to add, pushed in reverse so that it pops in document order (the arena and
+    // every node's children stay in document order): items, and the character data
+    // between them.
+    let mut stack: Vec<Next> = Vec::new();
+    push_content(&mut stack, dom, &top);
+    while let Some(next) = stack.pop() {
+        let (id, parent) = match next {
+            Next::Text(span, parent) => {
+                add_text_span(text, &mut tree, parent, span);
+                continue;
+            }
+            Next::Item(id, parent) => (id, parent),
+        };
         let item = &dom.items[id];
         match item.kind {
             Kind::Element => {
@@ -942,8 +987,7 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
                     truncated |= !item.content.is_empty();
                     continue;
                 }
-                add_content(text, &mut tree, dom, &context);
-                push_children(&mut stack, &context);
+                push_content(&mut stack, dom, &context);
             }
             Kind::Other(label) => {
                 let delete = (slack || label != "#doctype")
@@ -962,22 +1006,30 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
     tree
 }
 
-/// Adds the character data of the element (or document) of `context`: the gaps between
-/// its children.
-fn add_content(text: &str, tree: &mut Tree, dom: &Dom, context: &Context) {
+/// What `build` adds next: an item under a parent, or a text of a parent.
+enum Next {
+    Item(usize, Context),
+    Text(Range<usize>, NodeId),
+}
+
+/// Pushes the content of the element (or document) of `context` on `stack`, last first:
+/// its children and the character data between them.
+fn push_content(stack: &mut Vec<Next>, dom: &Dom, context: &Context) {
     let item = &dom.items[context.item];
+    let mut content = Vec::with_capacity(2 * item.children.len() + 1);
     let mut at = item.content.start;
-    let ends = item
-        .children
-        .iter()
-        .map(|&c| dom.items[c].span.clone())
-        .chain(std::iter::once(item.content.end..item.content.end));
-    for span in ends {
+    for &child in &item.children {
+        let span = &dom.items[child].span;
         if span.start > at {
-            add_text_span(text, tree, context.id, at..span.start);
+            content.push(Next::Text(at..span.start, context.id));
         }
+        content.push(Next::Item(child, context.clone()));
         at = at.max(span.end);
     }
+    if item.content.end > at {
+        content.push(Next::Text(at..item.content.end, context.id));
+    }
+    stack.extend(content.into_iter().rev());
 }
 
 fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Context) -> Context {
@@ -1132,10 +1184,11 @@ mod tests {
     #[test]
     fn implied_ends_follow_the_standard_s_scopes() {
         let cases: &[(&str, &[&str])] = &[
-            // A block closes the paragraph around the inline element it stands in.
+            // A block closes the paragraph around the inline element it stands in (the
+            // `<span>`, left open, is its start tag alone).
             (
                 "<p><span>a<div>b</div>",
-                &["<p><span>a", "<span>a", "<div>b</div>"],
+                &["<p><span>a", "<span>", "<div>b</div>"],
             ),
             // An item closes the item open in its list, not one in a list further out.
             (
@@ -1148,11 +1201,12 @@ mod tests {
                     "<li>c",
                 ],
             ),
-            ("<a href=1>x<a href=2>y", &["<a href=1>x", "<a href=2>y"]),
-            // An HTML block ends the MathML around it; its end tag then closes nothing.
+            ("<a href=1>x<a href=2>y", &["<a href=1>", "<a href=2>"]),
+            // An HTML block ends the MathML around it (left open, so its start tag alone),
+            // whose end tag then closes nothing.
             (
                 "<math><mi>x</mi><div>y</div></math>",
-                &["<math><mi>x</mi>", "<mi>x</mi>", "<div>y</div>"],
+                &["<math>", "<mi>x</mi>", "<div>y</div>"],
             ),
             // A row's end tag closes its cell; a table's its rows.
             (
@@ -1168,12 +1222,12 @@ mod tests {
             // An inline element's end tag does not reach past a block.
             (
                 "<span><div>a</span>b</div>",
-                &["<span><div>a</span>b</div>", "<div>a</span>b</div>"],
+                &["<span>", "<div>a</span>b</div>"],
             ),
             ("<h5>a</h3><p>b", &["<h5>a</h3>", "<p>b"]),
             (
                 "<head><title>t</title><div>d",
-                &["<head><title>t</title>", "<title>t</title>", "<div>d"],
+                &["<head><title>t</title>", "<title>t</title>", "<div>"],
             ),
             (
                 "<svg><title><i>t</i></title></svg>",
@@ -1187,6 +1241,34 @@ mod tests {
         for (page, expected) in cases {
             assert_eq!(&elements(page), expected, "{page}");
         }
+    }
+
+    /// An element left open where it needs its end tag is its start tag alone, and what
+    /// it held follows it, so unclosed tags make a list, not a chain.
+    #[test]
+    fn elements_left_open_hold_nothing() {
+        let page = "<!DOCTYPE html><p><font>a<b>b</b><font>c<br></p><div><span>d";
+        assert_eq!(
+            elements(page),
+            [
+                "<p><font>a<b>b</b><font>c<br></p>",
+                "<font>",
+                "<b>b</b>",
+                "<font>",
+                "<br>",
+                "<div>",
+                "<span>"
+            ]
+        );
+        let tree = Html::for_original(page).parse(page).unwrap();
+        let p = tree.ids().find(|&id| tree.node(id).label == "p").unwrap();
+        let texts: Vec<&str> = tree
+            .node(p)
+            .children
+            .iter()
+            .map(|&c| &page[tree.node(c).span.clone()])
+            .collect();
+        assert_eq!(texts, ["<font>", "a", "<b>b</b>", "<font>", "c", "<br>"]);
     }
 
     #[test]
@@ -1298,8 +1380,13 @@ mod tests {
 
     #[test]
     fn deep_nesting_needs_no_deep_stack() {
-        let page = "<div>".repeat(100_000);
+        let page = format!("{}{}", "<div>".repeat(100_000), "</div>".repeat(100_000));
         let tree = Html::for_original(&page).parse(&page).unwrap();
         assert_eq!(tree.max_depth(), 100_000);
+        // Left open, they are 100 000 start tags side by side.
+        let page = "<div>".repeat(100_000);
+        let tree = Html::for_original(&page).parse(&page).unwrap();
+        assert_eq!(tree.max_depth(), 1);
+        assert_eq!(tree.node(tree.root()).children.len(), 100_000);
     }
 }
