@@ -580,6 +580,54 @@ fn unterminated_references(
     }
 }
 
+/// True when `text` holds, at `at`, `tag` (`</script`, `<script`: ASCII, lower case) in
+/// any case, followed by what ends a tag name (or the end of the text).
+fn tag_at(text: &str, at: usize, tag: &str) -> bool {
+    starts_with_ignoring_case(&text[at..], tag)
+        && text
+            .as_bytes()
+            .get(at + tag.len())
+            .is_none_or(|&b| is_html_space(b) || b == b'/' || b == b'>')
+}
+
+/// Where the end tag of a script whose text begins at `from` begins: the first
+/// `</script`, but inside a `<!--` of the script a `<script` starts text in which
+/// `</script` ends nothing until `-->` (old pages write `document.write("<!--<script>
+/// ...</script>")`); `None` when the text ends first.
+fn script_end(text: &str, from: usize) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum State {
+        Data,
+        Escaped,
+        DoubleEscaped,
+    }
+    let mut state = State::Data;
+    let mut at = from;
+    while let Some(next) = text[at..].find(['<', '-']).map(|i| at + i) {
+        let rest = &text[next..];
+        if state == State::Data && rest.starts_with("<!--") {
+            state = State::Escaped;
+            // The dashes may also close it (`<!-->`).
+            at = next + 2;
+        } else if state != State::Data && rest.starts_with("-->") {
+            state = State::Data;
+            at = next + 3;
+        } else if tag_at(text, next, "</script") {
+            if state != State::DoubleEscaped {
+                return Some(next);
+            }
+            state = State::Escaped;
+            at = next + 8;
+        } else if state == State::Escaped && tag_at(text, next, "<script") {
+            state = State::DoubleEscaped;
+            at = next + 7;
+        } else {
+            at = next + 1;
+        }
+    }
+    None
+}
+
 /// The parsed page: items in document order (item 0 is the document) and its parse errors
 /// (where, and what).
 struct Dom {
@@ -903,14 +951,14 @@ impl Dom {
             // Complete as it stands.
         } else if !foreign && RAW.contains(&item.name.as_str()) {
             let close = format!("</{}", item.name);
-            let end_tag = std::iter::successors(find_ignoring_case(text, tag.end, &close), |&at| {
-                find_ignoring_case(text, at + 1, &close)
-            })
-            .find(|&at| {
-                text.as_bytes()
-                    .get(at + close.len())
-                    .is_none_or(|&b| is_html_space(b) || b == b'/' || b == b'>')
-            });
+            let end_tag = if item.name == "script" {
+                script_end(text, tag.end)
+            } else {
+                std::iter::successors(find_ignoring_case(text, tag.end, &close), |&at| {
+                    find_ignoring_case(text, at + 1, &close)
+                })
+                .find(|&at| tag_at(text, at, &close))
+            };
             match end_tag.and_then(|at| text[at..].find('>').map(|gt| (at, at + gt + 1))) {
                 Some((at, end)) => {
                     item.content.end = at;
@@ -1269,6 +1317,21 @@ mod tests {
             .map(|&c| &page[tree.node(c).span.clone()])
             .collect();
         assert_eq!(texts, ["<font>", "a", "<b>b</b>", "<font>", "c", "<br>"]);
+    }
+
+    /// A script that writes `<!--<script>...</script>` ends at the second `</script>`, as
+    /// in browsers; without the `<!--`, at the first.
+    #[test]
+    fn a_script_inside_a_script_comment_does_not_end_it() {
+        let page = "<!DOCTYPE html><script><!--\nw('<script>x</script>');\n//--></script><p>a";
+        assert_eq!(
+            elements(page)[0],
+            "<script><!--\nw('<script>x</script>');\n//--></script>"
+        );
+        let page = "<!DOCTYPE html><script>w('<script>x</script>');</script><p>a";
+        assert_eq!(elements(page)[0], "<script>w('<script>x</script>");
+        let page = "<!DOCTYPE html><script><!-->a</script><p>";
+        assert_eq!(elements(page)[0], "<script><!-->a</script>");
     }
 
     #[test]
