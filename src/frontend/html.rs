@@ -995,6 +995,9 @@ struct Context {
     /// How many of its first element children are positional (MathML).
     positional: usize,
     in_math: bool,
+    /// The element's end tag, when it may go without changing the tree (see
+    /// [`redundant_end_tag`]).
+    end_tag: Option<Range<usize>>,
 }
 
 /// The tree of `dom` (parsed from `text`), with the nodes down to `limit` (all when `None`).
@@ -1013,6 +1016,7 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
             .count(),
         positional: 0,
         in_math: false,
+        end_tag: None,
     };
     // What to add, pushed in reverse so that it pops in document order (the arena and
     // every node's children stay in document order): items, and the character data
@@ -1023,6 +1027,14 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
         let (id, parent) = match next {
             Next::Text(span, parent) => {
                 add_text_span(text, &mut tree, parent, span);
+                continue;
+            }
+            Next::EndTag(span, parent) => {
+                let label = OPTIONAL_END_TAG.into();
+                tree.push(
+                    parent,
+                    node(NodeKind::Whitespace, label, span.clone(), Some(span)),
+                );
                 continue;
             }
             Next::Item(id, parent) => (id, parent),
@@ -1058,6 +1070,7 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
 enum Next {
     Item(usize, Context),
     Text(Range<usize>, NodeId),
+    EndTag(Range<usize>, NodeId),
 }
 
 /// Pushes the content of the element (or document) of `context` on `stack`, last first:
@@ -1077,7 +1090,49 @@ fn push_content(stack: &mut Vec<Next>, dom: &Dom, context: &Context) {
     if item.content.end > at {
         content.push(Next::Text(at..item.content.end, context.id));
     }
+    if let Some(span) = context.end_tag.clone() {
+        content.push(Next::EndTag(span, context.id));
+    }
     stack.extend(content.into_iter().rev());
+}
+
+/// The label of an end tag that may go (see [`redundant_end_tag`]).
+const OPTIONAL_END_TAG: &str = "#optional-end-tag";
+
+/// The end tag of `item` (within `parent`) when it may go without changing the tree:
+/// its end is one HTML lets a page leave out (`</li>`, `</td>`, `</p>`), and what follows
+/// it (past whitespace) would close the element anyway: the end of the text, the end tag
+/// of the element around it, or a start tag that closes it (`<li>` after `</li>`). The
+/// squeeze pass takes such tags away with the formatting.
+fn redundant_end_tag(text: &str, item: &Item, parent: &Item) -> Option<Range<usize>> {
+    let tag = item.content.end..item.span.end;
+    if item.foreign
+        || item.atomic
+        || !item.closed
+        || tag.is_empty()
+        || !OPTIONAL_END.contains(&item.name.as_str())
+    {
+        return None;
+    }
+    let rest = text[tag.end..].trim_start_matches(|c: char| c.is_ascii() && is_html_space(c as u8));
+    let name = |from: usize| {
+        let name = &rest[from..];
+        let end = name
+            .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+            .unwrap_or(name.len());
+        name[..end].to_ascii_lowercase()
+    };
+    let closes = if rest.is_empty() {
+        true
+    } else if let Some(after) = rest.strip_prefix("</") {
+        after.starts_with(|c: char| c.is_ascii_alphabetic()) && name(2) == parent.name
+    } else {
+        rest.len() > 1
+            && rest.as_bytes()[1].is_ascii_alphabetic()
+            && rest.starts_with('<')
+            && closed_by(&item.name, &name(1))
+    };
+    closes.then_some(tag)
 }
 
 fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Context) -> Context {
@@ -1183,6 +1238,7 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
             0
         },
         in_math: mathml,
+        end_tag: redundant_end_tag(text, item, around),
     }
 }
 
@@ -1316,7 +1372,10 @@ mod tests {
             .iter()
             .map(|&c| &page[tree.node(c).span.clone()])
             .collect();
-        assert_eq!(texts, ["<font>", "a", "<b>b</b>", "<font>", "c", "<br>"]);
+        assert_eq!(
+            texts,
+            ["<font>", "a", "<b>b</b>", "<font>", "c", "<br>", "</p>"]
+        );
     }
 
     /// A script that writes `<!--<script>...</script>` ends at the second `</script>`, as
@@ -1332,6 +1391,27 @@ mod tests {
         assert_eq!(elements(page)[0], "<script>w('<script>x</script>");
         let page = "<!DOCTYPE html><script><!-->a</script><p>";
         assert_eq!(elements(page)[0], "<script><!-->a</script>");
+    }
+
+    /// End tags HTML lets a page leave out, where what follows would close the element
+    /// anyway, are formatting for the squeeze pass; elsewhere (a `</p>` before inline
+    /// content, which would then be in the paragraph) they stay.
+    #[test]
+    fn end_tags_that_change_nothing_are_formatting() {
+        let page = "<!DOCTYPE html><ul><li>a</li> <li>b</li></ul><p>x</p><div>y</div><p>z</p><span>s</span><p>t</p>";
+        let tree = Html::for_original(page).parse(page).unwrap();
+        let optional: Vec<usize> = tree
+            .ids()
+            .map(|id| tree.node(id))
+            .filter(|n| n.label == OPTIONAL_END_TAG)
+            .map(|n| n.span.start)
+            .collect();
+        let expected: Vec<usize> = ["</li> <li>b", "</li></ul>", "</p><div>"]
+            .iter()
+            .map(|tag| page.find(tag).unwrap())
+            .chain([page.len() - 4])
+            .collect();
+        assert_eq!(optional, expected);
     }
 
     #[test]
