@@ -426,8 +426,9 @@ fi
   printf 'Every tool runs with `-j 1` where it has the option, and calls the same oracle through the\n'
   printf 'same call-counting wrapper. Bytes and tokens are before → after; tokens count a run of\n'
   printf 'letters, digits and underscores as one and every other non-space character as one.\n'
-  printf '"parses": XML by Python'"'"'s xml.dom.minidom, JavaScript by `node --check`. "interesting":\n'
-  printf 'the real oracle, run again on the result. See bench/README.md for the cases and oracles.\n\n'
+  printf '"parses": XML by Python'"'"'s xml.dom.minidom, JavaScript by `node --check`, HTML by no more\n'
+  printf 'parse5 errors than the input has. "interesting": the real oracle, run again on the\n'
+  printf 'result. See bench/README.md for the cases and oracles.\n\n'
   if [ ${#cases[@]} -gt 0 ]; then
     printf '## Cases\n\n'
     cat "$table"
