@@ -1052,10 +1052,15 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
             Kind::Other(label) => {
                 let delete = (slack || label != "#doctype")
                     .then(|| deletion_span(text, item.span.start, item.span.end));
-                tree.push(
-                    parent.id,
-                    node(NodeKind::Comment, label.into(), item.span.clone(), delete),
-                );
+                let mut other = node(NodeKind::Comment, label.into(), item.span.clone(), delete);
+                // A legacy DOCTYPE (HTML 4.01's, with its public and system identifiers)
+                // may give way to the shortest.
+                const SHORTEST: &str = "<!DOCTYPE html>";
+                if label == "#doctype" && item.span.len() > SHORTEST.len() {
+                    other.alternatives =
+                        vec![vec![Edit::replace(item.span.clone(), SHORTEST.into())]];
+                }
+                tree.push(parent.id, other);
             }
             Kind::Document => {}
         }
@@ -1489,6 +1494,26 @@ mod tests {
         let without = Html::for_original("<p>AT&T");
         assert!(without.is_valid("<p>T&T"));
         assert!(!without.is_valid("<p>&A&T"));
+    }
+
+    /// A legacy DOCTYPE may become the shortest one; that one offers nothing.
+    #[test]
+    fn a_long_doctype_may_become_the_shortest() {
+        let legacy = "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\"><p>a";
+        let tree = Html::for_original(legacy).parse(legacy).unwrap();
+        let doctype = tree
+            .ids()
+            .find(|&id| tree.node(id).label == "#doctype")
+            .unwrap();
+        let rewrite = &tree.node(doctype).alternatives[0][0];
+        assert_eq!(rewrite.text, "<!DOCTYPE html>");
+        let short = "<!DOCTYPE html><p>a";
+        let tree = Html::for_original(short).parse(short).unwrap();
+        assert!(
+            tree.ids().all(
+                |id| tree.node(id).alternatives.is_empty() || tree.node(id).label != "#doctype"
+            )
+        );
     }
 
     #[test]
