@@ -2474,15 +2474,10 @@ fn deletions(tree: &Tree, lists: &[Vec<NodeId>]) -> Vec<Vec<Vec<Edit>>> {
 /// The edits that delete `node` (none when it cannot be deleted): its deletion span and
 /// the spans that go with it.
 fn deletion_edits(node: &Node) -> Vec<Edit> {
-    let Some(span) = node.delete.clone() else {
+    let Some(own) = node.deletion() else {
         return Vec::new();
     };
     let also = node.also.iter().cloned().map(Edit::delete);
-    let own = Edit {
-        separators: node.separators.clone(),
-        line: node.line.clone(),
-        ..Edit::delete(span)
-    };
     std::iter::once(own).chain(also).collect()
 }
 

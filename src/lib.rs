@@ -135,11 +135,11 @@ pub fn read_input(path: &Path) -> Result<String> {
         let offset = e.utf8_error().valid_up_to();
         // The prefix before the bad byte is valid, so lines and characters can be counted.
         let before = String::from_utf8_lossy(&e.as_bytes()[..offset]);
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let (line, column) = frontend::line_and_column(&before, before.len());
         Error::Utf8 {
             path: path.to_path_buf(),
-            line: before.matches('\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
+            line,
+            column,
             offset,
         }
     })

@@ -142,6 +142,16 @@ impl Node {
     pub fn deletable(&self) -> bool {
         self.delete.is_some() && self.kind != NodeKind::Whitespace
     }
+
+    /// The edit that deletes the node's own span (`None` when it cannot be deleted), with
+    /// the separators and the line that go along with it (see [`Separator`], [`Line`]).
+    pub fn deletion(&self) -> Option<Edit> {
+        Some(Edit {
+            separators: self.separators.clone(),
+            line: self.line.clone(),
+            ..Edit::delete(self.delete.clone()?)
+        })
+    }
 }
 
 /// An arena of nodes; node 0 is the document.

@@ -9,9 +9,11 @@
 //!
 //! Every text is an HTML document, so validity is relative: a candidate is valid when it
 //! has no more parse errors (an end tag that closes nothing, an element left open that
-//! needs its end tag, a `<` that starts no markup, a tag or comment cut off by the end of
-//! the text) than the original has. A candidate therefore never turns text into markup by
-//! accident without paying for it, and the original's own faults stay allowed.
+//! needs its end tag, a `<` that starts no markup, a `&name` without its `;`, no DOCTYPE,
+//! a tag or comment cut off by the end of the text) than the original has. A candidate
+//! therefore never turns text into markup by accident without paying for it, and the
+//! original's own faults stay allowed. An element left open is its start tag alone and
+//! what it held its parent's, so unclosed tags make a list, not a chain.
 //! Both passes (parse, then tree) run without recursion.
 
 use std::collections::BTreeMap;
@@ -19,7 +21,7 @@ use std::ops::Range;
 
 use super::mathml::PROFILE;
 use super::xml::{add_text_span, markup_units, node};
-use super::{Frontend, Grain, SyntaxError, deletion_span, take_whitespace};
+use super::{Frontend, Grain, SyntaxError, deletion_span, line_and_column, take_whitespace};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// HTML, held to the parse errors of the page it reduces.
@@ -38,16 +40,20 @@ impl Html {
         }
     }
 
+    /// The tree of `text` down to `limit`, or the parse error that is one too many.
+    fn tree(&self, text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
+        let dom = self.dom(text)?;
+        let slack = dom.errors.len() < self.errors;
+        Ok(build(text, &dom, limit, slack))
+    }
+
     /// `text` parsed, or the parse error that is one too many.
     fn dom(&self, text: &str) -> Result<Dom, SyntaxError> {
         let dom = Dom::parse(text);
         match dom.errors.get(self.errors) {
             None => Ok(dom),
             Some(&(at, what)) => {
-                let before = &text[..at];
-                let line = before.matches('\n').count() + 1;
-                let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-                let column = before[line_start..].chars().count() + 1;
+                let (line, column) = line_and_column(text, at);
                 Err(SyntaxError {
                     line: line as u32,
                     column: column as u32,
@@ -63,15 +69,11 @@ impl Html {
 
 impl Frontend for Html {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        let dom = self.dom(text)?;
-        let slack = dom.errors.len() < self.errors;
-        Ok(build(text, &dom, None, slack))
+        self.tree(text, None)
     }
 
     fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
-        let dom = self.dom(text)?;
-        let slack = dom.errors.len() < self.errors;
-        Ok(build(text, &dom, Some(depth), slack))
+        self.tree(text, Some(depth))
     }
 
     fn is_valid(&self, text: &str) -> bool {
@@ -392,6 +394,17 @@ fn is_html_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
+/// True when `b` ends a tag's name.
+fn ends_name(b: u8) -> bool {
+    is_html_space(b) || b == b'/' || b == b'>'
+}
+
+/// The name of the tag whose name begins `text`, in lower case.
+fn tag_name(text: &str) -> String {
+    let end = text.bytes().position(ends_name).unwrap_or(text.len());
+    text[..end].to_ascii_lowercase()
+}
+
 /// What an item of the parsed page is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -459,9 +472,8 @@ struct Tag {
 /// when the text ends inside it.
 fn read_tag(text: &str, start: usize) -> Option<Tag> {
     let bytes = text.as_bytes();
-    let is_name_end = |b: u8| is_html_space(b) || b == b'/' || b == b'>';
     let mut i = start + 1;
-    while i < bytes.len() && !is_name_end(bytes[i]) {
+    while i < bytes.len() && !ends_name(bytes[i]) {
         i += 1;
     }
     let name = start + 1..i;
@@ -483,7 +495,7 @@ fn read_tag(text: &str, start: usize) -> Option<Tag> {
                 let name_start = i;
                 // A name may begin with `=`; after that `=` ends it.
                 i += 1;
-                while i < bytes.len() && !is_name_end(bytes[i]) && bytes[i] != b'=' {
+                while i < bytes.len() && !ends_name(bytes[i]) && bytes[i] != b'=' {
                     i += 1;
                 }
                 let name = name_start..i;
@@ -587,7 +599,7 @@ fn tag_at(text: &str, at: usize, tag: &str) -> bool {
         && text
             .as_bytes()
             .get(at + tag.len())
-            .is_none_or(|&b| is_html_space(b) || b == b'/' || b == b'>')
+            .is_none_or(|&b| ends_name(b))
 }
 
 /// Where the end tag of a script whose text begins at `from` begins: the first
@@ -691,16 +703,10 @@ impl Dom {
                     break;
                 };
                 if end_tag {
-                    let name_end = text[i + 2..end]
-                        .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
-                        .map_or(end, |at| i + 2 + at);
-                    let name = text[i + 2..name_end].to_ascii_lowercase();
+                    let name = tag_name(&text[i + 2..end]);
                     dom.end_tag(text, &name, i..end);
                 } else {
-                    let doctype = rest
-                        .as_bytes()
-                        .get(..9)
-                        .is_some_and(|b| b.eq_ignore_ascii_case(b"<!doctype"));
+                    let doctype = starts_with_ignoring_case(rest, "<!doctype");
                     let label = if doctype { "#doctype" } else { "#comment" };
                     if !doctype && !rest.starts_with("<![") {
                         // `<?pi>`, `<!x>`, `</>` and the like are bogus comments.
@@ -729,6 +735,16 @@ impl Dom {
         dom.names.clear();
         dom.flatten();
         dom
+    }
+
+    /// The children of item `id` that are elements.
+    fn elements(&self, id: usize) -> Vec<usize> {
+        self.items[id]
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| self.items[c].kind == Kind::Element)
+            .collect()
     }
 
     /// The innermost open element (or the document).
@@ -883,6 +899,10 @@ impl Dom {
             if !closable && !heading_on_top {
                 return;
             }
+            // Whether the open element `from_top` places below the innermost one closes.
+            let closes = |from_top: usize, item: &Item| {
+                !item.foreign && closed_by(&item.name, name) || (from_top == 0 && heading_on_top)
+            };
             let found = self
                 .open
                 .iter()
@@ -891,15 +911,8 @@ impl Dom {
                 .rev()
                 .map(|(depth, &id)| (depth, &self.items[id]))
                 .enumerate()
-                .find(|(from_top, (_, item))| {
-                    let closes = !item.foreign && closed_by(&item.name, name)
-                        || (*from_top == 0 && heading_on_top);
-                    closes || bounds_start(item, name)
-                })
-                .filter(|(from_top, (_, item))| {
-                    !item.foreign && closed_by(&item.name, name)
-                        || (*from_top == 0 && heading_on_top)
-                })
+                .find(|&(from_top, (_, item))| closes(from_top, item) || bounds_start(item, name))
+                .filter(|&(from_top, (_, item))| closes(from_top, item))
                 .map(|(_, (depth, _))| depth);
             let Some(depth) = found else { return };
             while self.open.len() > depth {
@@ -1009,11 +1022,7 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
     let top = Context {
         id: tree.root(),
         item: 0,
-        elements: dom.items[0]
-            .children
-            .iter()
-            .filter(|&&c| dom.items[c].kind == Kind::Element)
-            .count(),
+        elements: dom.elements(0).len(),
         positional: 0,
         in_math: false,
         end_tag: None,
@@ -1120,22 +1129,15 @@ fn redundant_end_tag(text: &str, item: &Item, parent: &Item) -> Option<Range<usi
         return None;
     }
     let rest = text[tag.end..].trim_start_matches(|c: char| c.is_ascii() && is_html_space(c as u8));
-    let name = |from: usize| {
-        let name = &rest[from..];
-        let end = name
-            .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
-            .unwrap_or(name.len());
-        name[..end].to_ascii_lowercase()
-    };
     let closes = if rest.is_empty() {
         true
     } else if let Some(after) = rest.strip_prefix("</") {
-        after.starts_with(|c: char| c.is_ascii_alphabetic()) && name(2) == parent.name
+        after.starts_with(|c: char| c.is_ascii_alphabetic()) && tag_name(after) == parent.name
     } else {
         rest.len() > 1
             && rest.as_bytes()[1].is_ascii_alphabetic()
             && rest.starts_with('<')
-            && closed_by(&item.name, &name(1))
+            && closed_by(&item.name, &tag_name(&rest[1..]))
     };
     closes.then_some(tag)
 }
@@ -1145,12 +1147,7 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
     let range = item.span.clone();
     let content = item.content.clone();
     let around = &dom.items[parent.item];
-    let elements: Vec<usize> = item
-        .children
-        .iter()
-        .copied()
-        .filter(|&c| dom.items[c].kind == Kind::Element)
-        .collect();
+    let elements = dom.elements(id);
     // As in XML, an element is MathML inside `<math>` or by its name: a fraction hoisted
     // out of its `<math>` keeps its positional children.
     let mathml = parent.in_math || item.name == "math" || PROFILE.knows(&item.name);

@@ -773,13 +773,7 @@ mod tests {
         let deletes: Vec<Edit> = tree
             .ids()
             .map(|id| tree.node(id))
-            .filter_map(|node| {
-                Some(Edit {
-                    separators: node.separators.clone(),
-                    line: node.line.clone(),
-                    ..Edit::delete(node.delete.clone()?)
-                })
-            })
+            .filter_map(|node| node.deletion())
             .collect();
         for mask in 0u32..1 << deletes.len() {
             let chosen: Vec<&Edit> = (0..deletes.len())

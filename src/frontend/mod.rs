@@ -255,6 +255,16 @@ impl Format {
     }
 }
 
+/// The line and the column (in characters), both from 1, of byte `at` of `text`.
+pub(crate) fn line_and_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
 /// The bytes that go with a node spanning `start..end` when it is deleted, chosen so that
 /// no blank line or dangling spaces stay behind: the indentation before it and one line
 /// break when the node starts a line; otherwise the spaces before it, plus the spaces after

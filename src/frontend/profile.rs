@@ -1105,6 +1105,11 @@ impl Grammar {
             .filter(|&(_, b)| b == b'\n')
             .map(|(at, _)| at)
             .collect();
+        let line_of = |node: &Node| {
+            node.delete
+                .clone()
+                .and_then(|d| shared_line(text, &breaks, d))
+        };
         let mut cursor = root.walk();
         let mut stack = vec![Pending {
             node: root,
@@ -1122,10 +1127,7 @@ impl Grammar {
                 tree.root()
             } else if info.comment {
                 let mut node = leaf(NodeKind::Comment, p.node, p.delete, Vec::new());
-                node.line = node
-                    .delete
-                    .clone()
-                    .and_then(|d| shared_line(text, &breaks, d));
+                node.line = line_of(&node);
                 tree.push(p.parent, node);
                 continue;
             } else {
@@ -1136,10 +1138,7 @@ impl Grammar {
                 } else {
                     let mut node = leaf(NodeKind::Element, p.node, p.delete, alternatives);
                     node.separators = p.separators;
-                    node.line = node
-                        .delete
-                        .clone()
-                        .and_then(|d| shared_line(text, &breaks, d));
+                    node.line = line_of(&node);
                     tree.push(p.parent, node)
                 }
             };
@@ -1965,9 +1964,7 @@ fn first_error(text: &str, root: TsNode) -> SyntaxError {
         }
     }
     let at = node.start_byte();
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line = text[..at].matches('\n').count() + 1;
-    let column = text[line_start..at].chars().count() + 1;
+    let (line, column) = super::line_and_column(text, at);
     let message = if node.is_missing() {
         format!("missing `{}`", node.kind())
     } else {
