@@ -1252,7 +1252,7 @@ impl<'a> Driver<'a> {
         }
         if !committed.is_empty() {
             let edits: Vec<&Edit> = committed.iter().collect();
-            self.needed.carry(&splices(&edits));
+            self.needed.carry(&splices(&base, &edits));
         }
         self.stats.passes.push(PassStats {
             name: name.to_string(),
@@ -1498,7 +1498,7 @@ impl<'a> Driver<'a> {
         // whose parents the list left alone are recorded.
         if let (Some(subjects), Ok(()), Ok(true), None) = (subjects, &result, &verified, patience) {
             let edits: Vec<&Edit> = committed[list_start..].iter().collect();
-            let splices = splices(&edits);
+            let splices = splices(base, &edits);
             for i in strategy.kept() {
                 if let Some(subject) = subjects.get(i)
                     && !touches(&splices, subject.parent())
@@ -1612,9 +1612,9 @@ impl<'a> Driver<'a> {
     }
 
     /// The needed nodes as the next pass will know them, after `edits` of this one.
-    fn needed_after(&self, edits: &[&Edit]) -> Needed {
+    fn needed_after(&self, base: &str, edits: &[&Edit]) -> Needed {
         let mut needed = self.needed.clone();
-        needed.carry(&splices(edits));
+        needed.carry(&splices(base, edits));
         needed
     }
 
@@ -1914,7 +1914,7 @@ impl<'a> Driver<'a> {
         text: &str,
         following: Following,
     ) -> Option<String> {
-        let mut needed = self.needed_after(edits);
+        let mut needed = self.needed_after(base, edits);
         let mut rewrites_from = self.rewrites_from;
         // The prediction has gone past the end of the HDD* now running, if any.
         let mut fresh = false;

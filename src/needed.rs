@@ -263,7 +263,7 @@ mod tests {
         let tree = xml().parse(text).expect("parses");
         needed.record_all(&tree);
         let edits: Vec<&Edit> = edits.iter().collect();
-        needed.carry(&splices(&edits));
+        needed.carry(&splices(text, &edits));
         render(text, &edits)
     }
 

@@ -10,7 +10,7 @@ use crate::tree::{Edit, Line, Separator};
 /// overlapping edits the one that starts first (or is longer) wins. Spans must lie on
 /// `char` boundaries of `base`.
 pub fn render(base: &str, edits: &[&Edit]) -> String {
-    let splices = splices(edits);
+    let splices = splices(base, edits);
     let removed: usize = splices.iter().map(|(span, _)| span.len()).sum();
     let mut out = String::with_capacity(base.len().saturating_sub(removed.min(base.len())));
     let mut pos = 0;
@@ -23,10 +23,11 @@ pub fn render(base: &str, edits: &[&Edit]) -> String {
     out
 }
 
-/// What [`render`] does with `edits`: disjoint replacements in ascending order, each a span
-/// of the base and its new text, after overlapping deletions merged and overlapped edits
-/// dropped. Front ends that re-parse incrementally describe a candidate with these.
-pub fn splices<'e>(edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str)> {
+/// What [`render`] does with `edits` of `base`: disjoint replacements in ascending order,
+/// each a span of the base and its new text, after overlapping deletions merged and
+/// overlapped edits dropped. Front ends that re-parse incrementally describe a candidate
+/// with these.
+pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str)> {
     let mut order: Vec<&Edit> = edits.to_vec();
     order.sort_by(|a, b| {
         a.span
@@ -73,7 +74,40 @@ pub fn splices<'e>(edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str)> {
         lines.dedup();
         take_lines(&mut out, &lines);
     }
+    keep_last_line_open(base, &mut out);
     out
+}
+
+/// In a text whose last line has no line break, a deletion that runs from the start of a
+/// line to the end takes the line break before it, so that the candidate still ends
+/// without one (`a\nb` less `b` is `a`, not `a\n`).
+fn keep_last_line_open(base: &str, out: &mut [(Range<usize>, &str)]) {
+    if base.ends_with('\n') || out.last().is_none_or(|(span, _)| span.end != base.len()) {
+        return;
+    }
+    // The run of adjacent deletions that ends the text.
+    let mut first = out.len();
+    while first > 0 && out[first - 1].1.is_empty() {
+        if first < out.len() && out[first - 1].0.end != out[first].0.start {
+            break;
+        }
+        first -= 1;
+    }
+    let Some((run, _)) = out.get(first) else {
+        return;
+    };
+    let bytes = base.as_bytes();
+    if run.start == 0 || bytes[run.start - 1] != b'\n' {
+        return;
+    }
+    let mut start = run.start - 1;
+    if start > 0 && bytes[start - 1] == b'\r' {
+        start -= 1;
+    }
+    let free = first == 0 || out[first - 1].0.end <= start;
+    if free {
+        out[first].0.start = start;
+    }
 }
 
 /// Each run of adjacent deletions in `out` that takes everything on one of `lines` (sorted)
@@ -181,6 +215,20 @@ mod tests {
         let outer = del(2, 8);
         let inner = Edit::replace(3..5, "X".into());
         assert_eq!(render("0123456789", &[&inner, &outer]), "0189");
+    }
+
+    #[test]
+    fn a_text_without_a_final_line_break_keeps_none() {
+        let text = "a();\r\nb();\r\nc();";
+        let (b, c) = (del(6, 12), del(12, 16));
+        assert_eq!(render(text, &[&b, &c]), "a();");
+        assert_eq!(render(text, &[&c]), "a();\r\nb();");
+        // A deletion that does not start a line, or a text that ends with a line break,
+        // is left as it is; so is a line break another edit takes part in.
+        assert_eq!(render(text, &[&del(14, 16)]), "a();\r\nb();\r\nc(");
+        assert_eq!(render("a\nb\n", &[&del(2, 4)]), "a\n");
+        let r = Edit::replace(3..5, "X".into());
+        assert_eq!(render("ab;\r\nc", &[&r, &del(5, 6)]), "ab;X");
     }
 
     #[test]

@@ -79,10 +79,10 @@ impl JavaScript {
 
     /// Where `edits` of `base` stand in the text they give: the start and the end of each
     /// replacement.
-    fn edited_at(edits: &[&Edit]) -> Vec<usize> {
+    fn edited_at(base: &str, edits: &[&Edit]) -> Vec<usize> {
         let mut at = Vec::new();
         let mut delta: isize = 0;
-        for (span, text) in crate::render::splices(edits) {
+        for (span, text) in crate::render::splices(base, edits) {
             let start = span.start.saturating_add_signed(delta);
             at.push(start);
             at.push(start + text.len());
@@ -170,7 +170,7 @@ impl Frontend for JavaScript {
         depth: Option<u32>,
     ) -> Result<Tree, SyntaxError> {
         let tree = with_exports(text, GRAMMAR.parse_edited_to(base, edits, text, depth)?);
-        match self.early_error(text, Some(&Self::edited_at(edits))) {
+        match self.early_error(text, Some(&Self::edited_at(base, edits))) {
             None => Ok(tree),
             Some(message) => Err(SyntaxError {
                 line: 1,
@@ -183,7 +183,7 @@ impl Frontend for JavaScript {
     fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
         GRAMMAR.is_valid_edited(base, edits, candidate)
             && self
-                .early_error(candidate, Some(&Self::edited_at(edits)))
+                .early_error(candidate, Some(&Self::edited_at(base, edits)))
                 .is_none()
     }
 

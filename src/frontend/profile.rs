@@ -943,7 +943,7 @@ impl Grammar {
             };
             // From the last edit to the first, so that each edit's base offsets are still
             // offsets of the text being edited.
-            for (span, text) in coalesce(base, crate::render::splices(edits), MAX_TREE_EDITS)
+            for (span, text) in coalesce(base, crate::render::splices(base, edits), MAX_TREE_EDITS)
                 .into_iter()
                 .rev()
             {
@@ -1008,7 +1008,7 @@ impl Grammar {
         }
         // Where each deletion was, in the candidate.
         let mut removed = 0;
-        for (span, _) in crate::render::splices(edits) {
+        for (span, _) in crate::render::splices(base, edits) {
             let at = span.start - removed;
             removed += span.len();
             if self.joins.touching(candidate, at)
