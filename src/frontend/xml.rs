@@ -636,6 +636,9 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     let mut element = node(NodeKind::Element, name, range, delete);
     element.alternatives = alternatives;
     let id = tree.push(parent.id, element);
+    for space in tag_spaces(text, &tag, content.end..element_span.end) {
+        tree.push(id, whitespace(TAG_SPACE, space));
+    }
     for (name, span) in tag.attributes {
         let name = &text[name];
         // A namespace prefix still in use inside the element must stay declared.
@@ -750,6 +753,41 @@ pub(super) fn add_text_span(text: &str, tree: &mut Tree, parent: NodeId, span: R
     );
     edge(tree, core_end..end);
     empty_cdata(text, tree, parent, core_start..core_end);
+}
+
+/// The label of the spaces inside tags that separate nothing (`<a\n  >`, `<b  />`,
+/// `</a >`) or more than they need to (`<a\n    x="1"`).
+const TAG_SPACE: &str = "#tag-space";
+
+/// The spaces of an element's start `tag` and of its end tag (`end`, empty for an
+/// empty-element tag) that may go: those before the tag's `>` or `/>`, and all but the
+/// last of those before an attribute.
+fn tag_spaces(text: &str, tag: &StartTag, end: Range<usize>) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spaces = Vec::new();
+    let mut after = tag.name_end;
+    for (_, span) in &tag.attributes {
+        let from = take_whitespace(text, span.start);
+        if span.start - from > 1 {
+            spaces.push(from..span.start - 1);
+        }
+        after = span.end;
+    }
+    let close = if tag.empty { tag.end - 2 } else { tag.end - 1 };
+    if close > after && bytes[after..close].iter().all(u8::is_ascii_whitespace) {
+        spaces.push(after..close);
+    }
+    if let Some(name) = text[end.clone()].strip_prefix("</") {
+        let name_end = end.start + 2 + name.len()
+            - name
+                .trim_start_matches(|c: char| !is_xml_space(c) && c != '>')
+                .len();
+        let close = end.end - 1;
+        if close > name_end {
+            spaces.push(name_end..close);
+        }
+    }
+    spaces
 }
 
 /// The label of an empty CDATA section (what a shrunk one leaves).
