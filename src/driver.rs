@@ -120,6 +120,14 @@ const SPECULATION_SAMPLES: u32 = 4;
 /// Candidates in a row that may fail before shrinking a text gives up on it.
 const SHRINK_PATIENCE: usize = 4;
 
+/// The failures in a row a list of `n` items with `patience` allows before any success:
+/// for a list longer than 8, one more for every further halving, since the first
+/// candidates take large pieces, which fail while any of several needed pieces lies in
+/// them (three words needed among 400 lines are found, where 4 failures gave up).
+fn patience_for(patience: usize, n: usize) -> usize {
+    patience + (n.max(1).ilog2() as usize).saturating_sub(3)
+}
+
 /// The depth a tree is built to (when the front end can leave out the rest, see
 /// [`Frontend::parse_to`]) for a deletion pass at `depth`: a few depths more, so that the
 /// passes after it can take the same tree while nothing changes.
@@ -1317,7 +1325,7 @@ impl<'a> Driver<'a> {
             if interrupted() {
                 break Err(Error::Interrupted);
             }
-            if patience.is_some_and(|p| !succeeded && failures >= p) {
+            if patience.is_some_and(|p| !succeeded && failures >= patience_for(p, items.len())) {
                 break Ok(());
             }
             // Hand known verdicts at the front to the strategy, in order.
@@ -1378,7 +1386,7 @@ impl<'a> Driver<'a> {
                 continue;
             }
             // A shrink that keeps failing ends here, before it starts another call.
-            if patience.is_some_and(|p| !succeeded && failures >= p) {
+            if patience.is_some_and(|p| !succeeded && failures >= patience_for(p, items.len())) {
                 break Ok(());
             }
             // Extend the window while a job is free.
@@ -1872,7 +1880,10 @@ impl<'a> Driver<'a> {
         let mut failures = 0;
         for _ in 0..WINDOW_SLACK {
             // A shrink that keeps failing gives up (as in `run_list`).
-            if next.patience.is_some_and(|p| !changes && failures >= p) {
+            if next
+                .patience
+                .is_some_and(|p| !changes && failures >= patience_for(p, next.items.len()))
+            {
                 return Proposal::Known;
             }
             let Some(chosen) = strategy.next() else {

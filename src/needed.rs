@@ -148,13 +148,23 @@ impl Needed {
     /// Edits that meet or overlap are taken as one; a node inside counts as taken away
     /// when what replaces it all is shorter than the node itself (so it cannot hold it
     /// again: a deletion, a MathML `<mrow/>` placeholder, not a copy of a child) and is
-    /// not the node's own span written anew.
+    /// not the node's own span written anew, nor an attribute that the edits write again.
     pub fn deleted_by<'e>(&self, edits: impl IntoIterator<Item = &'e Edit>) -> bool {
         if self.by_span.is_empty() {
             return false;
         }
+        let edits: Vec<&Edit> = edits.into_iter().collect();
+        // An attribute written again elsewhere (a namespace declaration carried to the
+        // child that an unwrap keeps) is not gone.
+        let carried = |label: &str| {
+            edits.iter().any(|e| {
+                e.text
+                    .match_indices(label)
+                    .any(|(at, _)| e.text[at + label.len()..].starts_with('='))
+            })
+        };
         let mut spans: Vec<(Range<usize>, usize)> = edits
-            .into_iter()
+            .iter()
             .filter(|e| !e.span.is_empty())
             .map(|e| (e.span.clone(), e.text.len()))
             .collect();
@@ -178,7 +188,11 @@ impl Needed {
                     // A text written over the node's own span is the node rewritten
                     // (`<a></a>` as `<a/>`), not the node gone.
                     let rewritten = *written > 0 && start == range.start && end == range.end;
-                    inside && !rewritten && records.iter().any(|r| r.what == DELETE)
+                    inside
+                        && !rewritten
+                        && records
+                            .iter()
+                            .any(|r| r.what == DELETE && !carried(&r.label))
                 })
         })
     }

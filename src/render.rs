@@ -75,7 +75,64 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
         take_lines(&mut out, &lines);
     }
     keep_last_line_open(base, &mut out);
+    if edits.iter().any(|e| e.apart) {
+        keep_words_apart(base, edits, &mut out);
+    }
     out
+}
+
+/// The candidate's byte before `out[i]`: an earlier splice's last, or the base's.
+fn byte_before(base: &str, out: &[(Range<usize>, &str)], i: usize) -> Option<u8> {
+    let mut at = out[i].0.start;
+    for (span, text) in out[..i].iter().rev() {
+        if span.end != at {
+            break;
+        }
+        if let Some(&b) = text.as_bytes().last() {
+            return Some(b);
+        }
+        at = span.start;
+    }
+    at.checked_sub(1).map(|p| base.as_bytes()[p])
+}
+
+/// The candidate's byte after `out[i]`: a later splice's first, or the base's.
+fn byte_after(base: &str, out: &[(Range<usize>, &str)], i: usize) -> Option<u8> {
+    let mut at = out[i].0.end;
+    for (span, text) in &out[i + 1..] {
+        if span.start != at {
+            break;
+        }
+        if let Some(&b) = text.as_bytes().first() {
+            return Some(b);
+        }
+        at = span.end;
+    }
+    base.as_bytes().get(at).copied()
+}
+
+/// True for the bytes of a word in code: an identifier's, a number's, and those of
+/// non-ASCII characters.
+pub(crate) fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'\\') || b >= 0x80
+}
+
+/// A deletion in `out` that takes an edit with [`Edit::apart`] in and would join two word
+/// bytes leaves a space instead.
+fn keep_words_apart(base: &str, edits: &[&Edit], out: &mut [(Range<usize>, &str)]) {
+    let mut apart: Vec<&Range<usize>> = edits.iter().filter(|e| e.apart).map(|e| &e.span).collect();
+    apart.sort_by_key(|span| span.start);
+    for i in 0..out.len() {
+        let span = out[i].0.clone();
+        let from = apart.partition_point(|a| a.end <= span.start);
+        if !out[i].1.is_empty() || apart.get(from).is_none_or(|a| a.start >= span.end) {
+            continue;
+        }
+        let (before, after) = (byte_before(base, out, i), byte_after(base, out, i));
+        if before.is_some_and(is_word_byte) && after.is_some_and(is_word_byte) {
+            out[i].1 = " ";
+        }
+    }
 }
 
 /// In a text whose last line has no line break, a deletion that runs from the start of a

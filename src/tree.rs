@@ -31,6 +31,10 @@ pub struct Edit {
     /// For the deletion of a node that shares its line with others: the line (see
     /// [`Line`]).
     pub line: Option<Line>,
+    /// For a deletion around a piece of code that stays (a hoist): when what comes before
+    /// it and after it in the candidate are both word characters, a space is left instead,
+    /// so that they do not fuse into one word (`return{b:l.x}` keeping `l.x`).
+    pub apart: bool,
 }
 
 /// The line a node shares with other nodes (statements side by side, `a(); b();`): when the
@@ -74,6 +78,15 @@ impl Edit {
             text,
             separators: None,
             line: None,
+            apart: false,
+        }
+    }
+
+    /// A deletion that leaves a space where it would join two words (see [`Edit::apart`]).
+    pub fn delete_apart(span: Range<usize>) -> Self {
+        Edit {
+            apart: true,
+            ..Edit::delete(span)
         }
     }
 
@@ -143,6 +156,29 @@ impl Node {
         self.delete.is_some() && self.kind != NodeKind::Whitespace
     }
 
+    /// A node of `kind` spanning `span`, deleted as `delete`, with nothing else: no
+    /// alternatives, no children, no place in a tree yet.
+    pub fn new(
+        kind: NodeKind,
+        label: String,
+        span: Range<usize>,
+        delete: Option<Range<usize>>,
+    ) -> Node {
+        Node {
+            kind,
+            label,
+            span,
+            delete,
+            also: Vec::new(),
+            separators: None,
+            line: None,
+            alternatives: Vec::new(),
+            parent: None,
+            depth: 0,
+            children: Vec::new(),
+        }
+    }
+
     /// The edit that deletes the node's own span (`None` when it cannot be deleted), with
     /// the separators and the line that go along with it (see [`Separator`], [`Line`]).
     pub fn deletion(&self) -> Option<Edit> {
@@ -167,19 +203,12 @@ impl Tree {
     /// A tree holding only a document node spanning `len` bytes.
     pub fn new(len: usize) -> Self {
         Tree {
-            nodes: vec![Node {
-                kind: NodeKind::Document,
-                label: String::from("#document"),
-                span: 0..len,
-                delete: None,
-                also: Vec::new(),
-                separators: None,
-                line: None,
-                alternatives: Vec::new(),
-                parent: None,
-                depth: 0,
-                children: Vec::new(),
-            }],
+            nodes: vec![Node::new(
+                NodeKind::Document,
+                String::from("#document"),
+                0..len,
+                None,
+            )],
             limit: None,
         }
     }

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::mathml::PROFILE;
-use super::xml::{add_text_span, markup_units, node};
+use super::xml::{add_text_span, markup_units};
 use super::{Frontend, Grain, SyntaxError, deletion_span, line_and_column, take_whitespace};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
@@ -1042,7 +1042,7 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
                 let label = OPTIONAL_END_TAG.into();
                 tree.push(
                     parent,
-                    node(NodeKind::Whitespace, label, span.clone(), Some(span)),
+                    Node::new(NodeKind::Whitespace, label, span.clone(), Some(span)),
                 );
                 continue;
             }
@@ -1061,7 +1061,8 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
             Kind::Other(label) => {
                 let delete = (slack || label != "#doctype")
                     .then(|| deletion_span(text, item.span.start, item.span.end));
-                let mut other = node(NodeKind::Comment, label.into(), item.span.clone(), delete);
+                let mut other =
+                    Node::new(NodeKind::Comment, label.into(), item.span.clone(), delete);
                 // A legacy DOCTYPE (HTML 4.01's, with its public and system identifiers)
                 // may give way to the shortest.
                 const SHORTEST: &str = "<!DOCTYPE html>";
@@ -1215,14 +1216,14 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
         }
     }
     let label = text[range.start + 1..range.start + 1 + item.name.len()].to_string();
-    let mut element = node(NodeKind::Element, label, range, delete);
+    let mut element = Node::new(NodeKind::Element, label, range, delete);
     element.alternatives = alternatives;
     let node_id = tree.push(parent.id, element);
     for (name, span) in &item.attributes {
         let delete = Some(take_whitespace(text, span.start)..span.end);
         tree.push(
             node_id,
-            node(
+            Node::new(
                 NodeKind::Attribute,
                 text[name.clone()].to_string(),
                 span.clone(),

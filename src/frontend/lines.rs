@@ -123,19 +123,12 @@ impl Frontend for Lines {
             let span = line.start..line.end;
             let id = tree.push(
                 parent,
-                Node {
-                    kind: NodeKind::Line,
-                    label: String::from("line"),
-                    delete: Some(span.clone()),
-                    span,
-                    also: Vec::new(),
-                    separators: None,
-                    line: None,
-                    alternatives: Vec::new(),
-                    parent: None,
-                    depth: 0,
-                    children: Vec::new(),
-                },
+                Node::new(
+                    NodeKind::Line,
+                    String::from("line"),
+                    span.clone(),
+                    Some(span),
+                ),
             );
             // Every block the line is in now reaches at least its end.
             extend(&mut tree, parent, line.end);

@@ -1008,7 +1008,10 @@ impl Grammar {
         }
         // Where each deletion was, in the candidate.
         let mut removed = 0;
-        for (span, _) in crate::render::splices(base, edits) {
+        for (span, text) in crate::render::splices(base, edits) {
+            if !text.is_empty() {
+                return None;
+            }
             let at = span.start - removed;
             removed += span.len();
             if self.joins.touching(candidate, at)
@@ -1126,7 +1129,7 @@ impl Grammar {
             let id = if p.position.is_none() {
                 tree.root()
             } else if info.comment {
-                let mut node = leaf(NodeKind::Comment, p.node, p.delete, Vec::new());
+                let mut node = leaf(text, NodeKind::Comment, p.node, p.delete, Vec::new());
                 node.line = line_of(&node);
                 tree.push(p.parent, node);
                 continue;
@@ -1136,7 +1139,7 @@ impl Grammar {
                 if p.delete.is_none() && alternatives.is_empty() {
                     p.parent
                 } else {
-                    let mut node = leaf(NodeKind::Element, p.node, p.delete, alternatives);
+                    let mut node = leaf(text, NodeKind::Element, p.node, p.delete, alternatives);
                     node.separators = p.separators;
                     node.line = line_of(&node);
                     tree.push(p.parent, node)
@@ -1191,6 +1194,17 @@ impl Grammar {
                     separators,
                 });
             }
+        }
+        for span in blank_lines(text, root) {
+            tree.push(
+                tree.root(),
+                Node::new(
+                    NodeKind::Whitespace,
+                    String::from("#blank-line"),
+                    span.clone(),
+                    Some(span),
+                ),
+            );
         }
         if let (true, Some(limit)) = (truncated, limit) {
             tree.set_limit(limit);
@@ -1537,39 +1551,46 @@ impl Alternative {
     }
 }
 
-/// A tree node for `ts`.
+/// A tree node for `ts`, a node of `text`.
 fn leaf(
+    text: &str,
     kind: NodeKind,
     ts: TsNode,
     delete: Option<Range<usize>>,
     alternatives: Vec<Alternative>,
 ) -> Node {
     let span = ts.byte_range();
+    // What takes the node's place must not run into the words around it: in minified
+    // code `typeof(x)` is not `typeof0` (a kept descendant's deletions see to it as they
+    // are rendered, see `Edit::apart`).
+    let bytes = text.as_bytes();
+    let word = |b: Option<&u8>| b.copied().is_some_and(crate::render::is_word_byte);
+    let word_before = span.start > 0 && word(bytes.get(span.start - 1));
+    let word_after = word(bytes.get(span.end));
     // A new text replaces the node's whole span; a kept descendant is what is left once
     // the text before and after it goes.
     let alternatives = alternatives
         .into_iter()
         .map(|alternative| match alternative {
-            Alternative::Text(text) => vec![Edit::replace(span.clone(), text)],
+            Alternative::Text(mut new) => {
+                if word_before && word(new.as_bytes().first()) {
+                    new.insert(0, ' ');
+                }
+                if word_after && word(new.as_bytes().last()) {
+                    new.push(' ');
+                }
+                vec![Edit::replace(span.clone(), new)]
+            }
             Alternative::Keep(r) => [span.start..r.start, r.end..span.end]
                 .into_iter()
                 .filter(|d| !d.is_empty())
-                .map(Edit::delete)
+                .map(Edit::delete_apart)
                 .collect(),
         })
         .collect();
     Node {
-        kind,
-        label: ts.kind().to_string(),
-        span,
-        delete,
-        also: Vec::new(),
-        separators: None,
-        line: None,
         alternatives,
-        parent: None,
-        depth: 0,
-        children: Vec::new(),
+        ..Node::new(kind, ts.kind().to_string(), span, delete)
     }
 }
 
@@ -1758,6 +1779,33 @@ fn shared_line(text: &str, breaks: &[usize], delete: Range<usize>) -> Option<Lin
         content: first..last,
         whole,
     })
+}
+
+/// The blank lines of `text` (whose tree is under `root`), each with its line break, for
+/// the squeeze: those between tokens, not those inside a string, template or comment.
+fn blank_lines(text: &str, root: TsNode) -> Vec<Range<usize>> {
+    let mut blank = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let end = start + line.len();
+        if line
+            .bytes()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            let inside = root.descendant_for_byte_range(start, end).is_some_and(|n| {
+                let kind = n.kind();
+                n.start_byte() < start
+                    && ["string", "template", "comment", "regex", "jsx_text"]
+                        .iter()
+                        .any(|k| kind.contains(k))
+            });
+            if !inside {
+                blank.push(start..end);
+            }
+        }
+        start = end;
+    }
+    blank
 }
 
 /// When only blanks surround `start..end` on its first and last lines: those whole lines,

@@ -112,27 +112,6 @@ pub(super) fn markup_units(
     }
 }
 
-pub(super) fn node(
-    kind: NodeKind,
-    label: String,
-    span: Range<usize>,
-    delete: Option<Range<usize>>,
-) -> Node {
-    Node {
-        kind,
-        label,
-        span,
-        delete,
-        also: Vec::new(),
-        separators: None,
-        line: None,
-        alternatives: Vec::new(),
-        parent: None,
-        depth: 0,
-        children: Vec::new(),
-    }
-}
-
 /// XML's whitespace: narrower than Unicode's (a no-break space is text).
 fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
@@ -273,6 +252,20 @@ fn prefix_in_use(element: &str, prefix: &str) -> bool {
     })
 }
 
+/// True when an element name in `element` (an element's text) has no prefix, and so is in
+/// the default namespace in scope.
+fn default_in_use(element: &str) -> bool {
+    let bytes = element.as_bytes();
+    element.match_indices('<').any(|(at, _)| {
+        let name = &bytes[at + 1..];
+        let end = name
+            .iter()
+            .position(|&b| !is_name_byte(b))
+            .unwrap_or(name.len());
+        end > 0 && !matches!(name[0], b'/' | b'!' | b'?') && !name[..end].contains(&b':')
+    })
+}
+
 /// True when `text` refers to an entity other than XML's five predefined ones.
 fn uses_custom_entities(text: &str) -> bool {
     text.match_indices('&').any(|(at, _)| {
@@ -347,7 +340,7 @@ fn add_declarations(text: &str, tree: &mut Tree, doctype: NodeId, span: Range<us
         let delete = (!referred).then(|| deletion_span(text, at.start, at.end));
         tree.push(
             doctype,
-            node(NodeKind::Comment, "#declaration".into(), at, delete),
+            Node::new(NodeKind::Comment, "#declaration".into(), at, delete),
         );
     }
 }
@@ -446,7 +439,7 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
             let delete = deletable.then(|| deletion_span(text, span.start, span.end));
             let id = tree.push(
                 tree.root(),
-                node(NodeKind::Comment, label.into(), span.clone(), delete),
+                Node::new(NodeKind::Comment, label.into(), span.clone(), delete),
             );
             if label == "#doctype" {
                 add_declarations(text, &mut tree, id, span);
@@ -490,7 +483,7 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
                 let label = if xn.is_comment() { "#comment" } else { "#pi" };
                 tree.push(
                     parent.id,
-                    node(NodeKind::Comment, label.into(), range, Some(delete)),
+                    Node::new(NodeKind::Comment, label.into(), range, Some(delete)),
                 );
             }
             roxmltree::NodeType::Root => {}
@@ -633,7 +626,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         }
     }
     let element_span = range.clone();
-    let mut element = node(NodeKind::Element, name, range, delete);
+    let mut element = Node::new(NodeKind::Element, name, range, delete);
     element.alternatives = alternatives;
     let id = tree.push(parent.id, element);
     for space in tag_spaces(text, &tag, content.end..element_span.end) {
@@ -648,7 +641,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         let delete = (!in_use).then(|| take_whitespace(text, span.start)..span.end);
         tree.push(
             id,
-            node(NodeKind::Attribute, name.to_string(), span, delete),
+            Node::new(NodeKind::Attribute, name.to_string(), span, delete),
         );
     }
     Context {
@@ -668,14 +661,16 @@ fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
     let own = start_tag(text, child.start);
     let mut declarations = String::new();
     for (name, span) in &tag.attributes {
-        let Some(prefix) = text[name.clone()].strip_prefix("xmlns:") else {
+        let name = &text[name.clone()];
+        let in_use = if name == "xmlns" {
+            default_in_use(&text[child.clone()])
+        } else if let Some(prefix) = name.strip_prefix("xmlns:") {
+            prefix_in_use(&text[child.clone()], prefix)
+        } else {
             continue;
         };
-        let declared_here = own
-            .attributes
-            .iter()
-            .any(|(n, _)| text[n.clone()].strip_prefix("xmlns:") == Some(prefix));
-        if !declared_here && prefix_in_use(&text[child.clone()], prefix) {
+        let declared_here = own.attributes.iter().any(|(n, _)| &text[n.clone()] == name);
+        if !declared_here && in_use {
             declarations.push(' ');
             declarations.push_str(&text[span.clone()]);
         }
@@ -704,7 +699,7 @@ const TEXT_EDGE: &str = "#text-edge";
 
 /// A whitespace node labelled `label` (the squeeze offers each label apart), deleted whole.
 fn whitespace(label: &str, span: Range<usize>) -> Node {
-    node(NodeKind::Whitespace, label.into(), span.clone(), Some(span))
+    Node::new(NodeKind::Whitespace, label.into(), span.clone(), Some(span))
 }
 
 fn add_text(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context) {
@@ -744,7 +739,7 @@ pub(super) fn add_text_span(text: &str, tree: &mut Tree, parent: NodeId, span: R
     let delete = deletion_span(text, core_start, core_end);
     tree.push(
         parent,
-        node(
+        Node::new(
             NodeKind::Text,
             "#text".into(),
             core_start..core_end,

@@ -758,6 +758,12 @@ fn module_exports_keep_their_declarations() {
 /// Reduces `input` (a script) with a test that runs node and greps `error`; returns the
 /// candidates asked (line breaks as spaces) and the result.
 fn reduce_with_node(input: &str, error: &str) -> (Vec<String>, String) {
+    reduce_logged(input, &format!("node \"$1\" 2>&1 | grep -qF -- '{error}'"))
+}
+
+/// Reduces `input` (a script) with a test that is interesting when `condition` (shell,
+/// on "$1") holds; returns the candidates asked (line breaks as spaces) and the result.
+fn reduce_logged(input: &str, condition: &str) -> (Vec<String>, String) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.js"), input).unwrap();
     let log = dir.path().join("asked");
@@ -765,7 +771,7 @@ fn reduce_with_node(input: &str, error: &str) -> (Vec<String>, String) {
         dir.path(),
         "t.sh",
         &format!(
-            "tr '\\n' ' ' < \"$1\" >> '{log}'\necho >> '{log}'\nnode \"$1\" 2>&1 | grep -qF -- '{error}'",
+            "tr '\\n' ' ' < \"$1\" >> '{log}'\necho >> '{log}'\n{condition}",
             log = log.display()
         ),
     );
@@ -807,4 +813,33 @@ fn values_stand_without_their_unused_declarations_and_returns() {
         assert!(!candidate.contains("{   40 + 2;"), "{candidate}");
         assert!(!candidate.starts_with("val();"), "{candidate}");
     }
+}
+
+/// In minified code a node's neighbour may be a keyword with no space before the node
+/// (`return{`, `typeof(`): what takes the node's place keeps a space there, or the two
+/// would fuse into a new name (`returnl`), a different program that still parses.
+#[test]
+fn kept_pieces_do_not_fuse_with_the_words_around_them() {
+    let (asked, result) = reduce_logged(
+        "function f(l){return{a:1,b:l.borderJoinStyle}}\nvar x=typeof(l.borderWidth)in{};\n",
+        "grep -qF borderJoinStyle \"$1\" && grep -qF borderWidth \"$1\"",
+    );
+    for fused in ["returnl", "typeofl", "Widthin"] {
+        assert!(
+            asked.iter().all(|a| !a.contains(fused)),
+            "asked about a fused `{fused}`:\n{asked:#?}"
+        );
+    }
+    assert_eq!(result, "l.borderJoinStyle;\nl.borderWidth;\n");
+}
+
+/// Blank lines go in the squeeze, those at the start and the end of the text too, but not
+/// those inside a template literal or a comment.
+#[test]
+fn blank_lines_go_but_not_inside_templates() {
+    let (_, result) = reduce_logged(
+        "\n\n\nconst t = `a\n\n  b`;\n\n/* x\n\n*/\nfoo(t);\nbar();\n\n\n\n",
+        "grep -qF 'foo(t)' \"$1\" && grep -q '^  b' \"$1\" && grep -q '^\\*/' \"$1\"",
+    );
+    assert_eq!(result, "const t = `a\n\n  b`;\n/* x\n\n*/\nfoo(t);\n");
 }

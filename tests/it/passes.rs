@@ -286,6 +286,80 @@ fn prefixed_elements_keep_their_namespace_when_hoisted() {
     assert!(result.starts_with("<m:a xmlns:m = \""), "{result}");
 }
 
+/// A default namespace goes along with the child that a hoist or unwrap keeps, as a
+/// prefixed one does, even once the test has shown it needs the declaration (SVG, XHTML
+/// and Atom roots stayed around their one needed child); an element with a prefix takes
+/// none.
+#[test]
+fn default_namespaces_go_with_the_child_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<root xmlns=\"urn:d\"><w id=\"1\"><dd/></w><x/></root>\n",
+        "grep -q 'xmlns=\"urn:d\"' \"$1\" && grep -q '<dd' \"$1\"",
+    );
+    assert_eq!(result, "<dd xmlns=\"urn:d\"/>");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<root xmlns=\"urn:d\" xmlns:p=\"urn:p\"><p:a/><x/></root>\n",
+        "grep -q '<p:a' \"$1\" && grep -q 'urn:p' \"$1\" && grep -q 'urn:d' \"$1\"",
+    );
+    assert_eq!(
+        result,
+        "<root xmlns=\"urn:d\" xmlns:p=\"urn:p\"><p:a/></root>"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<root xmlns=\"urn:d\" xmlns:p=\"urn:p\"><p:a/><x/></root>\n",
+        "grep -q '<p:a' \"$1\" && grep -q 'urn:p' \"$1\"",
+    );
+    assert_eq!(result, "<p:a xmlns:p=\"urn:p\"/>");
+}
+
+/// The squeeze takes the spaces inside tags that separate nothing, and all but one of
+/// those before an attribute, when the test allows.
+#[test]
+fn spaces_inside_tags_go_in_the_squeeze() {
+    let input = "<r>\n  <a\n    x=\"1\"\n    y=\"2\"\n  >hit</a\n  >\n  <b   z=\"3\"  />\n</r>\n";
+    for (condition, expected) in [
+        ("grep -q hit \"$1\"", "<a>hit</a>"),
+        ("grep -q '<b' \"$1\"", "<b/>"),
+        (
+            "grep -q 'x=' \"$1\" && grep -q 'y=' \"$1\" && grep -q hit \"$1\"",
+            "<a x=\"1\" y=\"2\">hit</a>",
+        ),
+        (
+            "grep -q 'a$' \"$1\" && grep -q hit \"$1\"",
+            "<a\n  >hit</a\n  >",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, result) = reduce_logged(dir.path(), input, condition);
+        assert_eq!(result, expected, "{condition}");
+    }
+}
+
+/// A text that needs several words far apart still shrinks: the first candidates take
+/// large pieces, which all fail, and the shrink does not give up on them too soon.
+#[test]
+fn a_long_text_needing_three_words_shrinks() {
+    let mut words: Vec<String> = (0..400).map(|i| format!("w{i:03}x")).collect();
+    for (at, word) in [(50, "beta"), (200, "kappa"), (350, "sigma")] {
+        words[at] = word.to_string();
+    }
+    let input = format!("<r><t>{}</t></r>\n", words.join("\n"));
+    let dir = tempfile::tempdir().unwrap();
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        &input,
+        "grep -q beta \"$1\" && grep -q kappa \"$1\" && grep -q sigma \"$1\"",
+    );
+    assert!(result.len() < 40, "{result}");
+    assert!(asked.len() < 60, "{} calls", asked.len());
+}
+
 /// An entity that expands to markup gives nodes whose positions lie in the DOCTYPE: the
 /// element holding its reference is reduced as a whole (this panicked when text came
 /// before the reference), and nothing inside the DOCTYPE is cut.
