@@ -1206,13 +1206,28 @@ impl<'a> Driver<'a> {
     /// Removes all formatting whitespace at once: one item per label of whitespace node
     /// (XML's formatting between markup, and the spaces around a text's words), so that
     /// when all of it goes, as it nearly always does, that is one candidate.
+    ///
+    /// A kind of whitespace that could not go at once (one `<pre> </pre>` among the
+    /// formatting) is then searched node by node, with the shrink's patience: a test that
+    /// needs all of it (line numbers in a stack trace) costs a few calls more.
     fn squeeze_pass(&mut self) -> Result<()> {
         let tree = self.parse_current()?;
         let groups = squeeze_groups(&tree);
         if groups.is_empty() {
             return Ok(());
         }
-        self.pass("squeeze", &[groups], None, None, true, Following::Unknown)
+        self.pass("squeeze", &[groups], None, None, true, Following::Unknown)?;
+        let tree = self.parse_current()?;
+        let split: Vec<Vec<Vec<Edit>>> = squeeze_groups(&tree)
+            .into_iter()
+            .filter(|group| group.len() > 1)
+            .map(|group| group.into_iter().map(|edit| vec![edit]).collect())
+            .collect();
+        if split.is_empty() {
+            return Ok(());
+        }
+        let patience = Some(SHRINK_PATIENCE);
+        self.pass("squeeze", &split, None, patience, true, Following::Unknown)
     }
 
     /// Runs one pass: each list in turn through a fresh strategy, all over the same base

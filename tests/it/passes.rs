@@ -318,6 +318,19 @@ fn default_namespaces_go_with_the_child_kept() {
     assert_eq!(result, "<p:a xmlns:p=\"urn:p\"/>");
 }
 
+/// When one whitespace-only text is needed, the rest of the formatting still goes: the
+/// squeeze then searches that kind of whitespace node by node.
+#[test]
+fn needed_whitespace_leaves_the_rest_of_the_squeeze() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(
+        dir.path(),
+        "<r>\n  <pre> </pre>\n  <q/>\n</r>\n",
+        "grep -q '<pre> </pre>' \"$1\"",
+    );
+    assert_eq!(result, "<pre> </pre>");
+}
+
 /// The squeeze takes the spaces inside tags that separate nothing, and all but one of
 /// those before an attribute, when the test allows.
 #[test]
@@ -330,9 +343,10 @@ fn spaces_inside_tags_go_in_the_squeeze() {
             "grep -q 'x=' \"$1\" && grep -q 'y=' \"$1\" && grep -q hit \"$1\"",
             "<a x=\"1\" y=\"2\">hit</a>",
         ),
+        // The one tag space needed stays, the other goes.
         (
             "grep -q 'a$' \"$1\" && grep -q hit \"$1\"",
-            "<a\n  >hit</a\n  >",
+            "<a>hit</a\n  >",
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();
