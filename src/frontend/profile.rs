@@ -179,6 +179,17 @@ struct ResultsFile {
     through: Vec<String>,
     #[serde(default)]
     exported: Vec<String>,
+    #[serde(default)]
+    named: Vec<NamedFile>,
+}
+
+/// A position that names the function standing there (`variable_declarator.value`, named
+/// by the declarator's `name`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NamedFile {
+    value: String,
+    name: String,
 }
 
 /// [`ResultsFile`], checked against the grammar: kind names, and positions as (kind,
@@ -191,6 +202,9 @@ struct Results {
     statement: String,
     through: Vec<String>,
     exported: Vec<String>,
+    /// Positions (kind, field) that name the function standing there, and the field of
+    /// that kind that holds the name.
+    named: Vec<((String, String), String)>,
 }
 
 fn default_max_alternatives() -> usize {
@@ -814,6 +828,15 @@ impl Grammar {
                     statement: r.statement.clone(),
                     through: kinds(&r.through)?,
                     exported: kinds(&r.exported)?,
+                    named: r
+                        .named
+                        .iter()
+                        .map(|n| {
+                            let at = field(&n.value)?;
+                            field(&format!("{}.{}", at.0, n.name))?;
+                            Ok((at, n.name.clone()))
+                        })
+                        .collect::<Result<_, String>>()?,
                 }
             }
         };
@@ -1959,8 +1982,10 @@ impl<'t> Uses<'t> {
     }
 
     /// True when the function around `node` gives its result to no one: a declared
-    /// function only ever called as a statement (`f();`) and not exported, or a function
-    /// called where it stands as a statement (`(function () {...})();`).
+    /// function only ever called as a statement (`f();`) and not exported, a function
+    /// called where it stands as a statement (`(function () {...})();`), or one standing
+    /// where it is named (`var f = function`, `o.f = () =>`) by a name written nowhere
+    /// else.
     fn result_unused(&self, text: &str, node: TsNode, results: &Results) -> bool {
         let is = |n: TsNode, kinds: &[String]| kinds.iter().any(|k| k == n.kind());
         let Some(function) = std::iter::successors(node.parent(), |n| n.parent())
@@ -1983,6 +2008,31 @@ impl<'t> Uses<'t> {
         let mut callee = function;
         while let Some(p) = callee.parent().filter(|&p| is(p, &results.through)) {
             callee = p;
+        }
+        if let Some(parent) = callee.parent() {
+            for ((kind, value), name) in &results.named {
+                let stands = parent.kind() == kind
+                    && parent
+                        .child_by_field_name(value)
+                        .is_some_and(|v| v.id() == callee.id());
+                if !stands {
+                    continue;
+                }
+                // The name's last word: `f`, or `f` of `o.f`.
+                let Some(mut word) = parent.child_by_field_name(name) else {
+                    return false;
+                };
+                while let Some(last) =
+                    word.named_child(word.named_child_count().saturating_sub(1) as u32)
+                {
+                    word = last;
+                }
+                return word.kind().ends_with("identifier")
+                    && self
+                        .words
+                        .get(&text[word.byte_range()])
+                        .is_some_and(|w| w.0 == 1);
+            }
         }
         let (call, field) = &results.callee;
         callee.parent().is_some_and(|c| {

@@ -843,3 +843,22 @@ fn blank_lines_go_but_not_inside_templates() {
     );
     assert_eq!(result, "const t = `a\n\n  b`;\n/* x\n\n*/\nfoo(t);\n");
 }
+
+/// A function standing where it is named (`var f = function`, `o.h = function`) gives its
+/// result to no one while that name is written nowhere else: its `return` may become its
+/// value, and then the body may stand without the function. One whose name is used
+/// elsewhere keeps its `return`: that candidate is not asked.
+#[test]
+fn named_function_values_lose_a_return_nobody_takes() {
+    let (_, result) = reduce_logged(
+        "var f = function (a) { bar(a); return foo; };\no.h = () => {\n  return qux;\n};\n",
+        "grep -qF foo \"$1\" && grep -qF qux \"$1\"",
+    );
+    assert_eq!(result, "foo;\nqux;\n");
+    let (asked, result) = reduce_logged(
+        "var g = function () {\n  return 'x' + 'y';\n};\nconsole.log(g());\n",
+        "node \"$1\" | grep -q xy",
+    );
+    assert!(asked.iter().all(|a| !a.contains("{   'x'")), "{asked:#?}");
+    assert!(result.contains("return"), "{result}");
+}
