@@ -761,8 +761,13 @@ impl<'a> Driver<'a> {
                     }
                     let rolled_back = self.rollbacks;
                     let following = Following::Depth(depth + 1);
+                    let locked = locked_nodes(&self.current, tree, nodes);
+                    let accepted = self.accepted;
                     self.note_hdd(round_from, &settled, at..=at);
                     self.delete_pass(tree, &lists, depth, round, following)?;
+                    if self.accepted != accepted && !locked.is_empty() {
+                        self.delete_unlocked(&locked, depth, round)?;
+                    }
                     settled[at] = (self.rollbacks == rolled_back).then_some(self.accepted);
                 }
                 depth += 1;
@@ -771,6 +776,40 @@ impl<'a> Driver<'a> {
                 return Ok(());
             }
         }
+    }
+
+    /// Offers the nodes at `depth` of the current text that the `locked` ones (see
+    /// [`locked_nodes`]) have become: a depth's pass may delete what kept one of its own
+    /// nodes (the last reference to an entity declared in the DOCTYPE, the last element
+    /// with a prefix declared beside it), and the next round skips a depth whose pass ran
+    /// to its end.
+    fn delete_unlocked(
+        &mut self,
+        locked: &[(String, String)],
+        depth: u32,
+        round: usize,
+    ) -> Result<()> {
+        let tree = self.parse_current_to(Some(depth))?;
+        let index = tree.depth_index();
+        let Some(nodes) = index.get(depth as usize) else {
+            return Ok(());
+        };
+        let freed: Vec<NodeId> = nodes
+            .iter()
+            .copied()
+            .filter(|&id| {
+                let node = tree.node(id);
+                node.deletable()
+                    && locked.iter().any(|(label, text)| {
+                        *label == node.label && **text == self.current[node.span.clone()]
+                    })
+            })
+            .collect();
+        if freed.is_empty() {
+            return Ok(());
+        }
+        let lists = deletions(&tree, &[freed]);
+        self.delete_items(&lists, depth, round, Following::Depth(depth + 1))
     }
 
     /// When one item of `depth`'s `lists` heads a chain (the others are leaves, and each
@@ -2415,6 +2454,19 @@ struct Chain {
     below: u32,
     /// The deletable leaves of the chain's depths below its head.
     beside: Vec<NodeId>,
+}
+
+/// The declarations and attributes among `nodes` of `tree` (the tree of `text`) that may not
+/// be deleted now, by label and text: what a reference elsewhere keeps.
+fn locked_nodes(text: &str, tree: &Tree, nodes: &[NodeId]) -> Vec<(String, String)> {
+    nodes
+        .iter()
+        .map(|&id| tree.node(id))
+        .filter(|node| {
+            node.delete.is_none() && matches!(node.kind, NodeKind::Comment | NodeKind::Attribute)
+        })
+        .map(|node| (node.label.clone(), text[node.span.clone()].to_string()))
+        .collect()
 }
 
 /// The top-level nodes of `tree` that can be deleted and carry one of the `locked` labels.
