@@ -25,17 +25,22 @@ fn options<'a>() -> roxmltree::ParsingOptions<'a> {
 }
 
 /// `text` with every reference to an entity that neither XML nor the internal DTD subset
-/// defines (`&nbsp;` under an XHTML DOCTYPE, whose definitions live in an external DTD that
-/// is never fetched) overwritten by as many `_` bytes, so that roxmltree, which knows only
-/// the internal subset, parses it with the same byte offsets. Such a reference is text to
-/// every reduction: units keep references whole, and the DOCTYPE stays while any is used.
+/// defines with a value (`&nbsp;` under an XHTML DOCTYPE, whose definitions live in an
+/// external DTD that is never fetched; a DocBook chapter declared as an external entity,
+/// `<!ENTITY ch1 SYSTEM "ch1.xml">`) overwritten by as many `_` bytes, so that roxmltree,
+/// which knows only the internal subset's values, parses it with the same byte offsets.
+/// Such a reference is text to every reduction: units keep references whole, and the
+/// DOCTYPE stays while any is used.
 fn mask_undefined_entities(text: &str) -> Cow<'_, str> {
     let defined: Vec<&str> = text
         .match_indices("<!ENTITY")
         .filter_map(|(at, _)| {
             let rest = text[at + 8..].trim_start();
             let rest = rest.strip_prefix('%').map_or(rest, str::trim_start);
-            rest.split(|c: char| c.is_whitespace()).next()
+            let name = rest.split(|c: char| c.is_whitespace()).next()?;
+            let after = rest[name.len()..].trim_start();
+            let external = after.starts_with("SYSTEM") || after.starts_with("PUBLIC");
+            (!external).then_some(name)
         })
         .collect();
     let mut masked: Option<Vec<u8>> = None;

@@ -385,7 +385,27 @@ fn declarations_freed_at_their_own_depth_go() {
         "<!DOCTYPE r [<!ENTITY host \"h\"><!ENTITY keep \"K\">]>\n<r><opt url=\"&host;\"/><k>&keep;EEP</k></r>\n",
         "grep -q '&keep;EEP' \"$1\"",
     );
-    assert_eq!(result, "<!DOCTYPE r [<!ENTITY keep \"K\">]><k>&keep;EEP</k>");
+    assert_eq!(
+        result,
+        "<!DOCTYPE r [<!ENTITY keep \"K\">]><k>&keep;EEP</k>"
+    );
+}
+
+/// A reference to an external parsed entity (a DocBook chapter, `<!ENTITY ch SYSTEM
+/// "ch.xml">`) is opaque text, as one to an entity of an external DTD: the document is
+/// read, not refused, and the declaration stays while the reference does.
+#[test]
+fn external_entities_are_opaque_references() {
+    let input = "<!DOCTYPE book [<!ENTITY chap1 SYSTEM \"chap1.xml\">]>\n<book><title>T</title>&chap1;<p>KEEP</p></book>\n";
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(dir.path(), input, "grep -q '&chap1;' \"$1\"");
+    assert_eq!(
+        result,
+        "<!DOCTYPE book [<!ENTITY chap1 SYSTEM \"chap1.xml\">]><book>&chap1;</book>"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(dir.path(), input, "grep -q KEEP \"$1\"");
+    assert_eq!(result, "<p>KEEP</p>");
 }
 
 /// An entity that expands to markup gives nodes whose positions lie in the DOCTYPE: the
