@@ -862,3 +862,18 @@ fn named_function_values_lose_a_return_nobody_takes() {
     assert!(asked.iter().all(|a| !a.contains("{   'x'")), "{asked:#?}");
     assert!(result.contains("return"), "{result}");
 }
+
+/// A JSX element is as tight as a call: the parentheses around one go when nothing needs
+/// them, those of a `return (` on its own line too, with the line break, so that no `;`
+/// is inserted after the `return`.
+#[test]
+fn jsx_elements_lose_their_parentheses() {
+    let (_, result) = reduce_logged(
+        "const x = 1;\n(\n  <span>foo</span>\n);\nfunction f() {\n  return (\n    <div>x</div>\n  );\n}\n",
+        "grep -q foo \"$1\" && grep -q return \"$1\" && grep -q '<div>' \"$1\"",
+    );
+    assert_eq!(
+        result,
+        "<span>foo</span>;\nfunction f() {\n  return <div>x</div>;\n}\n"
+    );
+}
