@@ -121,7 +121,7 @@ const SPECULATION_SAMPLES: u32 = 4;
 const SHRINK_PATIENCE: usize = 4;
 
 /// The failures in a row a list of `n` items with `patience` allows before any success:
-/// for a list longer than 8, one more for every further halving, since the first
+/// for a list of 16 or more, one more for every further doubling, since the first
 /// candidates take large pieces, which fail while any of several needed pieces lies in
 /// them (three words needed among 400 lines are found, where 4 failures gave up).
 fn patience_for(patience: usize, n: usize) -> usize {

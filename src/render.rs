@@ -117,8 +117,19 @@ pub(crate) fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'\\') || b >= 0x80
 }
 
-/// A deletion in `out` that takes an edit with [`Edit::apart`] in and would join two word
-/// bytes leaves a space instead.
+/// True when the bytes `before` and `after`, side by side in code, would make one token of
+/// two: two words, `/` and `/` or `*` (a regular expression after a division would open a
+/// comment), `+` and `+`, `-` and `-`.
+pub(crate) fn would_fuse(before: u8, after: u8) -> bool {
+    (is_word_byte(before) && is_word_byte(after))
+        || matches!(
+            (before, after),
+            (b'/', b'/' | b'*') | (b'+', b'+') | (b'-', b'-')
+        )
+}
+
+/// A deletion in `out` that takes an edit with [`Edit::apart`] in and would join two bytes
+/// into one token (see [`would_fuse`]) leaves a space instead.
 fn keep_words_apart(base: &str, edits: &[&Edit], out: &mut [(Range<usize>, &str)]) {
     let mut apart: Vec<&Range<usize>> = edits.iter().filter(|e| e.apart).map(|e| &e.span).collect();
     apart.sort_by_key(|span| span.start);
@@ -129,7 +140,9 @@ fn keep_words_apart(base: &str, edits: &[&Edit], out: &mut [(Range<usize>, &str)
             continue;
         }
         let (before, after) = (byte_before(base, out, i), byte_after(base, out, i));
-        if before.is_some_and(is_word_byte) && after.is_some_and(is_word_byte) {
+        if let (Some(before), Some(after)) = (before, after)
+            && would_fuse(before, after)
+        {
             out[i].1 = " ";
         }
     }

@@ -1583,32 +1583,41 @@ fn leaf(
     alternatives: Vec<Alternative>,
 ) -> Node {
     let span = ts.byte_range();
-    // What takes the node's place must not run into the words around it: in minified
+    // What takes the node's place must not run into the tokens around it: in minified
     // code `typeof(x)` is not `typeof0` (a kept descendant's deletions see to it as they
-    // are rendered, see `Edit::apart`).
+    // are rendered, see `Edit::apart`). An alternative that the spaces make as long as
+    // the node is no reduction (`typeof(b)in c` as `typeof b in c`).
     let bytes = text.as_bytes();
-    let word = |b: Option<&u8>| b.copied().is_some_and(crate::render::is_word_byte);
-    let word_before = span.start > 0 && word(bytes.get(span.start - 1));
-    let word_after = word(bytes.get(span.end));
+    let fuses = |a: Option<&u8>, b: Option<&u8>| matches!((a, b), (Some(&a), Some(&b)) if crate::render::would_fuse(a, b));
+    let before = span.start.checked_sub(1).and_then(|at| bytes.get(at));
+    let after = bytes.get(span.end);
     // A new text replaces the node's whole span; a kept descendant is what is left once
     // the text before and after it goes.
     let alternatives = alternatives
         .into_iter()
-        .map(|alternative| match alternative {
+        .filter_map(|alternative| match alternative {
             Alternative::Text(mut new) => {
-                if word_before && word(new.as_bytes().first()) {
+                if fuses(before, new.as_bytes().first()) {
                     new.insert(0, ' ');
                 }
-                if word_after && word(new.as_bytes().last()) {
+                if fuses(new.as_bytes().last(), after) {
                     new.push(' ');
                 }
-                vec![Edit::replace(span.clone(), new)]
+                (new.len() < span.len()).then(|| vec![Edit::replace(span.clone(), new)])
             }
-            Alternative::Keep(r) => [span.start..r.start, r.end..span.end]
-                .into_iter()
-                .filter(|d| !d.is_empty())
-                .map(Edit::delete_apart)
-                .collect(),
+            Alternative::Keep(r) => {
+                let lead = r.start > span.start && fuses(before, bytes.get(r.start));
+                let trail = r.end < span.end
+                    && fuses(r.end.checked_sub(1).and_then(|at| bytes.get(at)), after);
+                let spaces = usize::from(lead) + usize::from(trail);
+                (r.len() + spaces < span.len()).then(|| {
+                    [span.start..r.start, r.end..span.end]
+                        .into_iter()
+                        .filter(|d| !d.is_empty())
+                        .map(Edit::delete_apart)
+                        .collect()
+                })
+            }
         })
         .collect();
     Node {

@@ -817,7 +817,8 @@ fn values_stand_without_their_unused_declarations_and_returns() {
 
 /// In minified code a node's neighbour may be a keyword with no space before the node
 /// (`return{`, `typeof(`): what takes the node's place keeps a space there, or the two
-/// would fuse into a new name (`returnl`), a different program that still parses.
+/// would fuse into a new name (`returnl`), a different program that still parses; the
+/// same for `/` and `/`, which would open a comment.
 #[test]
 fn kept_pieces_do_not_fuse_with_the_words_around_them() {
     let (asked, result) = reduce_logged(
@@ -831,6 +832,13 @@ fn kept_pieces_do_not_fuse_with_the_words_around_them() {
         );
     }
     assert_eq!(result, "l.borderJoinStyle;\nl.borderWidth;\n");
+    // A regular expression after a division would open a comment.
+    let (asked, result) = reduce_logged(
+        "var a=4;var z=a/(/x/.source.length);\n",
+        "grep -qF 'a/' \"$1\" && grep -qF 'x/' \"$1\"",
+    );
+    assert!(asked.iter().all(|a| !a.contains("//x")), "{asked:#?}");
+    assert_eq!(result, "a/ /x/;\n");
 }
 
 /// Blank lines go in the squeeze, those at the start and the end of the text too, but not
