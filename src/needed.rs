@@ -158,9 +158,9 @@ impl Needed {
         // child that an unwrap keeps) is not gone.
         let carried = |label: &str| {
             edits.iter().any(|e| {
-                e.text
-                    .match_indices(label)
-                    .any(|(at, _)| e.text[at + label.len()..].starts_with('='))
+                e.text.match_indices(label).any(|(at, _)| {
+                    e.text[..at].ends_with(' ') && e.text[at + label.len()..].starts_with('=')
+                })
             })
         };
         let mut spans: Vec<(Range<usize>, usize)> = edits
