@@ -1218,7 +1218,14 @@ impl Grammar {
                 });
             }
         }
-        for span in blank_lines(text, root) {
+        // Only the squeeze takes blank lines, on a whole tree: the deletion passes' trees,
+        // built to a depth, are spared the scan (lodash: 0.15 ms per candidate).
+        let blanks = if limit.is_none() {
+            blank_lines(text, root)
+        } else {
+            Vec::new()
+        };
+        for span in blanks {
             tree.push(
                 tree.root(),
                 Node::new(
