@@ -32,10 +32,17 @@ fn options<'a>() -> roxmltree::ParsingOptions<'a> {
 /// Such a reference is text to every reduction: units keep references whole, and the
 /// DOCTYPE stays while any is used.
 fn mask_undefined_entities(text: &str) -> Cow<'_, str> {
-    let defined: Vec<&str> = text
-        .match_indices("<!ENTITY")
-        .filter_map(|(at, _)| {
-            let rest = text[at + 8..].trim_start();
+    let doctype = text
+        .find("<!DOCTYPE")
+        .map(|start| start..doctype_end(text, start));
+    let items = doctype
+        .clone()
+        .map(|span| subset_items(text, span))
+        .unwrap_or_default();
+    let defined: Vec<&str> = items
+        .iter()
+        .filter_map(|item| {
+            let rest = text[item.clone()].strip_prefix("<!ENTITY")?.trim_start();
             let rest = rest.strip_prefix('%').map_or(rest, str::trim_start);
             let name = rest.split(|c: char| c.is_whitespace()).next()?;
             let after = rest[name.len()..].trim_start();
@@ -43,7 +50,33 @@ fn mask_undefined_entities(text: &str) -> Cow<'_, str> {
             (!external).then_some(name)
         })
         .collect();
+    // A parameter-entity reference between the subset's declarations (`%decls;`) is
+    // blanked: roxmltree reads no parameter entities, and what they declare is unknown.
     let mut masked: Option<Vec<u8>> = None;
+    let subset = doctype.and_then(|span| {
+        let mut open = unquoted(&text[span.clone()]).filter(|&(_, b)| b == b'[' || b == b']');
+        let (start, _) = open.next()?;
+        let end = open.last().map_or(span.end, |(end, _)| span.start + end);
+        Some(span.start + start + 1..end)
+    });
+    // The subset's bounds and its items' bounds, in order: the gaps between items pair up.
+    let mut bounds: Vec<usize> = subset
+        .iter()
+        .flat_map(|s| [s.start, s.end])
+        .chain(items.iter().flat_map(|i| [i.start, i.end]))
+        .collect();
+    bounds.sort_unstable();
+    for gap in bounds.chunks(2).filter_map(|c| match c {
+        [a, b] if a < b => Some(*a..*b),
+        _ => None,
+    }) {
+        for (at, _) in text[gap.clone()].match_indices('%') {
+            let at = gap.start + at;
+            if let Some(end) = text[at..gap.end].find(';') {
+                masked.get_or_insert_with(|| text.as_bytes().to_vec())[at..at + end + 1].fill(b' ');
+            }
+        }
+    }
     for (at, _) in text.match_indices('&') {
         let rest = &text[at + 1..];
         let name_len = rest
@@ -294,18 +327,9 @@ fn prolog(text: &str, root_start: usize) -> (Option<Range<usize>>, Option<Range<
     } else {
         None
     };
-    let doctype = head.find("<!DOCTYPE").map(|start| {
-        let mut depth = 0i32;
-        for (i, b) in unquoted(&head[start..]) {
-            match b {
-                b'[' => depth += 1,
-                b']' => depth -= 1,
-                b'>' if depth <= 0 => return start..start + i + 1,
-                _ => {}
-            }
-        }
-        start..root_start
-    });
+    let doctype = head
+        .find("<!DOCTYPE")
+        .map(|start| start..doctype_end(head, start));
     (decl, doctype)
 }
 
@@ -329,6 +353,20 @@ fn unquoted(markup: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
             }
             None => true,
         })
+}
+
+/// Where the DOCTYPE that begins at `start` ends: after its `>`, past the internal subset.
+fn doctype_end(text: &str, start: usize) -> usize {
+    let mut depth = 0i32;
+    for (i, b) in unquoted(&text[start..]) {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth -= 1,
+            b'>' if depth <= 0 => return start + i + 1,
+            _ => {}
+        }
+    }
+    text.len()
 }
 
 /// The markup declarations, comments and processing instructions of the internal subset of

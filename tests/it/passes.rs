@@ -408,6 +408,24 @@ fn external_entities_are_opaque_references() {
     assert_eq!(result, "<p>KEEP</p>");
 }
 
+/// A parameter-entity reference between the internal subset's declarations (`%decls;`)
+/// is read, not refused: roxmltree reads no parameter entities, so it is blanked for the
+/// parse, and what it declares is opaque text.
+#[test]
+fn parameter_entity_references_are_read() {
+    let input = "<!DOCTYPE r [\n  <!ENTITY % decls \"<!ENTITY x 'X'>\">\n  %decls;\n]>\n<r><a>&x;</a><b>KEEP</b></r>\n";
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(dir.path(), input, "grep -q '&x;' \"$1\"");
+    assert!(
+        result.starts_with("<!DOCTYPE r [") && result.contains("%decls;"),
+        "{result}"
+    );
+    assert!(result.ends_with(">&x;</a>"), "{result}");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, result) = reduce_logged(dir.path(), input, "grep -q KEEP \"$1\"");
+    assert_eq!(result, "<b>KEEP</b>");
+}
+
 /// An entity that expands to markup gives nodes whose positions lie in the DOCTYPE: the
 /// element holding its reference is reduced as a whole (this panicked when text came
 /// before the reference), and nothing inside the DOCTYPE is cut.
