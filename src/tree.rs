@@ -32,8 +32,9 @@ pub struct Edit {
     /// [`Line`]).
     pub line: Option<Line>,
     /// For a deletion around a piece of code that stays (a hoist): when what comes before
-    /// it and after it in the candidate are both word characters, a space is left instead,
-    /// so that they do not fuse into one word (`return{b:l.x}` keeping `l.x`).
+    /// it and after it in the candidate would fuse into one token (two words, `/` and `/`,
+    /// see [`crate::render::would_fuse`]), a space is left instead (`return{b:l.x}`
+    /// keeping `l.x` is `return l.x`).
     pub apart: bool,
 }
 
@@ -82,7 +83,7 @@ impl Edit {
         }
     }
 
-    /// A deletion that leaves a space where it would join two words (see [`Edit::apart`]).
+    /// A deletion that leaves a space where it would fuse two tokens (see [`Edit::apart`]).
     pub fn delete_apart(span: Range<usize>) -> Self {
         Edit {
             apart: true,

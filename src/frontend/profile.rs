@@ -1821,7 +1821,8 @@ fn shared_line(text: &str, breaks: &[usize], delete: Range<usize>) -> Option<Lin
 }
 
 /// The blank lines of `text` (whose tree is under `root`), each with its line break, for
-/// the squeeze: those between tokens, not those inside a string, template or comment.
+/// the squeeze: those between tokens, not those inside one (a template's text, a comment,
+/// JSX text), which no grammar's kind names need to tell.
 fn blank_lines(text: &str, root: TsNode) -> Vec<Range<usize>> {
     let mut blank = Vec::new();
     let mut start = 0;
@@ -1831,13 +1832,9 @@ fn blank_lines(text: &str, root: TsNode) -> Vec<Range<usize>> {
             .bytes()
             .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
         {
-            let inside = root.descendant_for_byte_range(start, end).is_some_and(|n| {
-                let kind = n.kind();
-                n.start_byte() < start
-                    && ["string", "template", "comment", "regex", "jsx_text"]
-                        .iter()
-                        .any(|k| kind.contains(k))
-            });
+            let inside = root
+                .descendant_for_byte_range(start, end)
+                .is_some_and(|n| n.start_byte() < start && n.child_count() == 0);
             if !inside {
                 blank.push(start..end);
             }
