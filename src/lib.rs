@@ -209,23 +209,9 @@ pub fn run(config: &Config) -> Result<Summary> {
         .unwrap_or_else(|| Format::detect(&config.input, &original));
     if config.verbose
         && config.format.is_none()
-        && format != Format::Xml
-        && let Some(error) = Format::markup_error(&config.input, &original)
+        && let Some(note) = Format::detection_note(&config.input, &original, format)
     {
-        // An XHTML page with one slip would be reduced as XML once mended: say where.
-        let how = if format == Format::Html {
-            "as HTML"
-        } else {
-            "by lines (--format html reduces it as HTML)"
-        };
-        crate::tell!(
-            "note: {} is not well-formed XML ({}:{}: {}); reducing it {how} (--format {} silences this note)",
-            config.input.display(),
-            error.line,
-            error.column,
-            error.message,
-            format.name()
-        );
+        crate::tell!("{note}");
     }
     let frontend = format.frontend_for(&original);
     // Deep enough for the start-up checks and the first deletion pass, which takes it.

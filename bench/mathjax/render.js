@@ -19,13 +19,21 @@ const doc = mathjax.document('', {
   OutputJax: new SVG({fontCache: 'none'}),
 });
 
+// An attribute value's text: what the adaptor escaped (&amp; &lt; &gt; &quot;) unescaped.
+function unescape(value) {
+  const named = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'"};
+  return value.replace(/&(amp|lt|gt|quot|apos);/g, (_, name) => named[name]);
+}
+
 const text = fs.readFileSync(file, 'utf8');
 const errors = [];
 for (const [math] of text.matchAll(/<(?:[A-Za-z_][\w.-]*:)?math[\s>][\s\S]*?<\/(?:[A-Za-z_][\w.-]*:)?math>|<(?:[A-Za-z_][\w.-]*:)?math\/>/g)) {
   try {
     const out = adaptor.outerHTML(doc.convert(math, {display: false}));
-    for (const [, message] of out.matchAll(/data-mjx-error="([^"]*)"/g)) {
-      errors.push(message);
+    // A thrown error is in data-mjx-error, a checkArity or checkAttributes verdict in
+    // data-mjx-message; both come escaped as attribute values.
+    for (const [, message] of out.matchAll(/data-mjx-(?:error|message)="([^"]*)"/g)) {
+      errors.push(unescape(message));
     }
   } catch (e) {
     errors.push(String(e && e.message ? e.message : e));

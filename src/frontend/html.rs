@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::mathml::PROFILE;
-use super::xml::{add_text_span, markup_units};
+use super::xml::{TAG_SPACE, add_text_span, markup_units, tag_spaces, whitespace};
 use super::{Frontend, Grain, SyntaxError, deletion_span, line_and_column, take_whitespace};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
@@ -29,42 +29,67 @@ use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 pub struct Html {
     /// How many parse errors a candidate may have: as many as the original.
     errors: usize,
+    /// The original opens with a DOCTYPE, which candidates keep whatever errors they
+    /// spare (without it browsers read a page in quirks mode, by other rules).
+    doctype: bool,
 }
 
 impl Html {
     /// The front end for reducing `original`: candidates may have as many parse errors
-    /// as it has, no more.
+    /// as it has, no more, and keep its DOCTYPE.
     pub fn for_original(original: &str) -> Self {
+        let errors = Dom::parse(original).errors;
         Html {
-            errors: Dom::parse(original).errors.len(),
+            doctype: !lacks_doctype(&errors),
+            errors: errors.len(),
         }
     }
 
     /// The tree of `text` down to `limit`, or the parse error that is one too many.
     fn tree(&self, text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
         let dom = self.dom(text)?;
-        let slack = dom.errors.len() < self.errors;
+        let slack = dom.errors.len() < self.errors && !self.doctype;
         Ok(build(text, &dom, limit, slack))
     }
 
-    /// `text` parsed, or the parse error that is one too many.
+    /// The parse error of `dom` that makes it invalid: one beyond the original's count,
+    /// or a DOCTYPE lost.
+    fn excess<'d>(&self, dom: &'d Dom) -> Option<&'d (usize, &'static str)> {
+        if self.doctype && lacks_doctype(&dom.errors) {
+            dom.errors.first()
+        } else {
+            dom.errors.get(self.errors)
+        }
+    }
+
+    /// `text` parsed, or the parse error that makes it invalid.
     fn dom(&self, text: &str) -> Result<Dom, SyntaxError> {
         let dom = Dom::parse(text);
-        match dom.errors.get(self.errors) {
+        match self.excess(&dom) {
             None => Ok(dom),
             Some(&(at, what)) => {
                 let (line, column) = line_and_column(text, at);
+                let why = if what == NO_DOCTYPE {
+                    String::from("the original has one")
+                } else {
+                    format!("a parse error beyond the {} the original has", self.errors)
+                };
                 Err(SyntaxError {
                     line: line as u32,
                     column: column as u32,
-                    message: format!(
-                        "{what} (a parse error beyond the {} the original has)",
-                        self.errors
-                    ),
+                    message: format!("{what} ({why})"),
                 })
             }
         }
     }
+}
+
+/// The parse error of a page without a DOCTYPE.
+const NO_DOCTYPE: &str = "no DOCTYPE";
+
+/// True when `errors` (a page's parse errors) say that it has no DOCTYPE.
+fn lacks_doctype(errors: &[(usize, &'static str)]) -> bool {
+    errors.first().is_some_and(|&(_, what)| what == NO_DOCTYPE)
 }
 
 impl Frontend for Html {
@@ -77,7 +102,7 @@ impl Frontend for Html {
     }
 
     fn is_valid(&self, text: &str) -> bool {
-        Dom::parse(text).errors.len() <= self.errors
+        self.excess(&Dom::parse(text)).is_none()
     }
 
     /// A browser builds the same empty document from any text of nothing but whitespace.
@@ -561,6 +586,15 @@ pub(super) fn opening(text: &str) -> &str {
     rest
 }
 
+/// The length of the byte-order mark `text` opens with (0 without one).
+fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
+}
+
 /// True when `text` starts with `prefix` (ASCII) in any case.
 pub(super) fn starts_with_ignoring_case(text: &str, prefix: &str) -> bool {
     text.as_bytes()
@@ -658,7 +692,9 @@ impl Dom {
                 kind: Kind::Document,
                 span: 0..text.len(),
                 name: String::new(),
-                content: 0..text.len(),
+                // A byte-order mark is no text: it tells a browser the page is UTF-8 (without
+                // it and a `<meta charset>`, a page read from a file is windows-1252).
+                content: bom_len(text)..text.len(),
                 closed: true,
                 foreign: false,
                 atomic: false,
@@ -675,7 +711,7 @@ impl Dom {
         let mut i = 0;
         if !starts_with_ignoring_case(opening(text), "<!doctype") {
             // A page without one is read in quirks mode, by other rules.
-            dom.errors.push((0, "no DOCTYPE"));
+            dom.errors.push((0, NO_DOCTYPE));
         }
         while let Some(lt) = text[i..].find('<').map(|at| i + at) {
             unterminated_references(text, i..lt, &mut dom.errors);
@@ -708,8 +744,14 @@ impl Dom {
                 } else {
                     let doctype = starts_with_ignoring_case(rest, "<!doctype");
                     let label = if doctype { "#doctype" } else { "#comment" };
-                    if !doctype && !rest.starts_with("<![") {
-                        // `<?pi>`, `<!x>`, `</>` and the like are bogus comments.
+                    if rest.starts_with("<![CDATA[") {
+                        // Only SVG and MathML hold CDATA sections; elsewhere one is a
+                        // bogus comment up to its first `>`.
+                        dom.errors
+                            .push((i, "a CDATA section outside SVG and MathML"));
+                    } else if !doctype {
+                        // `<?pi>`, `<!x>`, `<![endif]>`, `</>` and the like are bogus
+                        // comments.
                         dom.errors.push((i, "a bogus comment"));
                     }
                     dom.add(top, Item::other(label, i..end));
@@ -947,6 +989,17 @@ impl Dom {
         let around = &self.items[parent];
         let foreign = matches!(name.as_str(), "math" | "svg")
             || (around.foreign && !INTEGRATION_POINTS.contains(&around.name.as_str()));
+        if !foreign && name != "table" && (name == "col" || TABLE_PARTS.contains(&name.as_str())) {
+            // A browser drops a table part that stands in no table (a `<td>` hoisted out
+            // of its `<table>`), and puts a row around a cell that stands in none.
+            let rowless = matches!(name.as_str(), "td" | "th")
+                && matches!(around.name.as_str(), "table" | "tbody" | "thead" | "tfoot");
+            if !self.is_open("table") && !self.is_open("template") {
+                self.errors.push((start, "a table part outside a table"));
+            } else if rowless {
+                self.errors.push((start, "a table cell outside a row"));
+            }
+        }
         let mut item = Item {
             kind: Kind::Element,
             span: start..tag.end,
@@ -1014,8 +1067,8 @@ struct Context {
 }
 
 /// The tree of `dom` (parsed from `text`), with the nodes down to `limit` (all when `None`).
-/// `slack`: whether a candidate of this text may have a parse error more (else its DOCTYPE
-/// may not go).
+/// `slack`: whether the DOCTYPE may go (a candidate of this text may have a parse error
+/// more, and the original had no DOCTYPE to keep).
 fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
     let mut tree = Tree::new(text.len());
     let mut truncated = false;
@@ -1149,9 +1202,10 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
     let content = item.content.clone();
     let around = &dom.items[parent.item];
     let elements = dom.elements(id);
-    // As in XML, an element is MathML inside `<math>` or by its name: a fraction hoisted
-    // out of its `<math>` keeps its positional children.
-    let mathml = parent.in_math || item.name == "math" || PROFILE.knows(&item.name);
+    // An element is MathML inside `<math>` only: out of it, a browser makes `<mfrac>` an
+    // unknown HTML element whose children are positional no more (a field trial's
+    // `<msup><mi></mi><mn></mn></msup>` kept its placeholders once `<math>` had gone).
+    let mathml = parent.in_math || item.name == "math";
     let positional = parent.positional > 0
         && around
             .children
@@ -1215,10 +1269,21 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
             alternatives.push(hoist);
         }
     }
-    let label = text[range.start + 1..range.start + 1 + item.name.len()].to_string();
+    let name_end = range.start + 1 + item.name.len();
+    let label = text[range.start + 1..name_end].to_string();
+    let end_tag = if item.closed {
+        content.end..range.end
+    } else {
+        range.end..range.end
+    };
     let mut element = Node::new(NodeKind::Element, label, range, delete);
     element.alternatives = alternatives;
     let node_id = tree.push(parent.id, element);
+    // Spaces before `>` only: before `/>` a space may end an unquoted value (`<a href=x />`).
+    let close = content.start - 1;
+    for space in tag_spaces(text, name_end, &item.attributes, close, end_tag) {
+        tree.push(node_id, whitespace(TAG_SPACE, space));
+    }
     for (name, span) in &item.attributes {
         let delete = Some(take_whitespace(text, span.start)..span.end);
         tree.push(
@@ -1480,13 +1545,25 @@ mod tests {
     }
 
     /// A page with a DOCTYPE keeps it (without, browsers read it in quirks mode, where
-    /// a table does not close a paragraph), and a shrunk text spells no character
-    /// reference without its `;` (`a & not b` losing a space is `a &not b`, a `¬`).
+    /// a table does not close a paragraph), also when it has an error to spare (a field
+    /// trial's stray `</input>` bought the DOCTYPE's loss), and a shrunk text spells no
+    /// character reference without its `;` (`a & not b` losing a space is `a &not b`, a
+    /// `¬`).
     #[test]
     fn quirks_mode_and_new_references_are_errors() {
         let html = Html::for_original("<!DOCTYPE html><p>a & not b");
         assert!(html.is_valid("<!-- c -->\n<!doctype HTML><p>a & b"));
         assert!(!html.is_valid("<p>a & not b"));
+        let spare = Html::for_original("<!DOCTYPE html><p>a</input>");
+        assert!(spare.is_valid("<!DOCTYPE html><p>a"));
+        assert!(!spare.is_valid("<p>a"));
+        let message = spare.parse("<p>a").unwrap_err().message;
+        assert_eq!(message, "no DOCTYPE (the original has one)");
+        let tree = spare.parse("<!DOCTYPE html><p>a").unwrap();
+        assert!(
+            tree.ids()
+                .all(|id| tree.node(id).label != "#doctype" || tree.node(id).delete.is_none())
+        );
         assert!(!html.is_valid("<!DOCTYPE html><p>a &not b"));
         assert!(html.is_valid("<!DOCTYPE html><p>a &not; b"));
         let without = Html::for_original("<p>AT&T");
@@ -1524,6 +1601,49 @@ mod tests {
         assert!(strict.is_valid("<div></div>"));
         assert!(!strict.is_valid("<div><span></div>"));
         assert!(!strict.is_valid("<div><!-- a"));
+        // A table part hoisted out of its table is dropped, a cell out of its row gets one.
+        let table = Html::for_original("<table><tr><td><a>x</a></td></tr></table>");
+        assert!(table.is_valid("<table><tr><td>x</table>"));
+        assert!(table.is_valid("<table><tr><td><a>x</a></tr></table>"));
+        assert!(!table.is_valid("<td><a>x</a></td>"));
+        assert!(!table.is_valid("<table><td><a>x</a></td></table>"));
+        assert_eq!(
+            Dom::parse("<template><td>x</td></template>").errors,
+            [(0, NO_DOCTYPE)]
+        );
+        // A byte-order mark says the page is UTF-8: it is no node, and stays.
+        let bom = "\u{feff}<!DOCTYPE html><p>caf\u{e9}";
+        let tree = Html::for_original(bom).parse(bom).unwrap();
+        assert!(tree.ids().skip(1).all(|id| tree.node(id).span.start >= 3));
+        // A CDATA section holds text in SVG and MathML; hoisted out, it is a bogus comment.
+        let cdata = Html::for_original("<svg><![CDATA[ a < b ]]><text>T</text></svg>");
+        assert!(cdata.is_valid("<svg><![CDATA[ a < b ]]></svg>"));
+        assert!(!cdata.is_valid("<![CDATA[ a < b ]]>"));
+    }
+
+    /// Spaces inside tags go with the squeeze, as in XML (DocBook's `<DL\n>`), but not
+    /// before a `/>` (after an unquoted value the `/` would join it) nor in an end tag
+    /// holding more than spaces.
+    #[test]
+    fn spaces_inside_tags_are_formatting() {
+        let page = "<!DOCTYPE html><DL\n><DT\n  class=x  id=y >a</DL\n><a href=x />b</a x>";
+        let spaces: Vec<String> = nodes(page)
+            .into_iter()
+            .filter(|(label, _)| label == TAG_SPACE)
+            .map(|(_, text)| text)
+            .collect();
+        assert_eq!(spaces, ["\n", "\n", "\n ", " ", " "]);
+        let tree = Html::for_original(page).parse(page).unwrap();
+        let squeezed: Vec<Edit> = tree
+            .ids()
+            .filter(|&id| tree.node(id).label == TAG_SPACE)
+            .filter_map(|id| tree.node(id).deletion())
+            .collect();
+        let text = crate::render::render(page, &squeezed.iter().collect::<Vec<_>>());
+        assert_eq!(
+            text,
+            "<!DOCTYPE html><DL><DT class=x id=y>a</DL><a href=x />b</a x>"
+        );
     }
 
     #[test]

@@ -183,21 +183,72 @@ impl Format {
     }
 
     /// The format of `text` read from `path`: by extension, but XML for a page that is
-    /// well-formed XML when its name does not say it is (`.html`, `.htm`, no extension,
-    /// anything unknown), such as an XHTML page saved as `.html`; and HTML for a text that
-    /// is not well-formed XML under an unknown name when it begins like an HTML page
-    /// (`<!DOCTYPE html`, `<html`), while other markup-like texts (templates, PHP) stay
-    /// lines.
+    /// well-formed XML when its name does not say which format it is in (no extension,
+    /// anything unknown), and for a page named `.html` or `.htm` that also opens with an
+    /// XML declaration (XHTML saved under an HTML name: without one, a browser reads the
+    /// page as HTML, where `<div/>` opens a `<div>`, and so is it reduced); and HTML for a
+    /// text that is not well-formed XML under an unknown name when it begins like an HTML
+    /// page (`<!DOCTYPE html`, `<html`), while other markup-like texts (templates, PHP)
+    /// stay lines.
     pub fn detect(path: &Path, text: &str) -> Self {
         if !Self::may_be_markup(path, text) {
             Self::from_path(path)
+        } else if Self::from_path(path) == Format::Html {
+            if Self::declares_xml(text) && Xml.is_valid(text) {
+                Format::Xml
+            } else {
+                Format::Html
+            }
         } else if Xml.is_valid(text) {
             Format::Xml
-        } else if Self::from_path(path) == Format::Html || Self::begins_like_html(text) {
+        } else if Self::begins_like_html(text) {
             Format::Html
         } else {
             Format::Lines
         }
+    }
+
+    /// A one-line note on why [`Format::detect`] chose `format` for `text` read from
+    /// `path` where the name alone does not say so: an HTML page read as XML, or markup
+    /// that is not well-formed XML (with where the XML parser stopped: an XHTML page with
+    /// one slip is better mended); `None` where the choice goes without saying.
+    pub fn detection_note(path: &Path, text: &str, format: Format) -> Option<String> {
+        if !Self::may_be_markup(path, text) {
+            return None;
+        }
+        let name = path.display();
+        let named_html = Self::from_path(path) == Format::Html;
+        if format == Format::Xml {
+            return named_html.then(|| {
+                format!(
+                    "note: {name} opens with an XML declaration and is well-formed XML; reducing it as XML (--format html reduces it as HTML, --format xml silences this note)"
+                )
+            });
+        }
+        if named_html && !Self::declares_xml(text) {
+            return None;
+        }
+        let error = Xml.parse_to(text, 1).err()?;
+        let how = if format == Format::Html {
+            "as HTML"
+        } else {
+            "by lines (--format html reduces it as HTML)"
+        };
+        Some(format!(
+            "note: {name} is not well-formed XML ({}:{}: {}); reducing it {how} (--format {} silences this note)",
+            error.line,
+            error.column,
+            error.message,
+            format.name()
+        ))
+    }
+
+    /// True when `text` opens (after a byte-order mark and whitespace) with an XML
+    /// declaration.
+    fn declares_xml(text: &str) -> bool {
+        text.trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with("<?xml")
     }
 
     /// True when `text` opens (after a byte-order mark, whitespace and comments) with an
@@ -221,16 +272,6 @@ impl Format {
         matches!(Self::from_path(path), Format::Lines | Format::Html)
             && !says_text
             && looks_like_markup
-    }
-
-    /// Why `text`, which looks like markup (it begins with `<`) in a file whose name does
-    /// not say which format it is in, is not well-formed XML; `None` when it is, or when
-    /// it does not look like markup.
-    pub fn markup_error(path: &Path, text: &str) -> Option<SyntaxError> {
-        if !Self::may_be_markup(path, text) {
-            return None;
-        }
-        Xml.parse_to(text, 1).err()
     }
 
     /// The front end for this format.

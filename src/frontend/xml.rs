@@ -271,7 +271,14 @@ fn character_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
             continue;
         }
         let len = if !in_cdata && rest.starts_with('&') {
-            rest.find(';').map_or(1, |e| e + 1)
+            // A reference runs to its `;`; HTML's `&` may also stand alone or begin a
+            // reference without one (`&amp 2020`), and is then a character of its own.
+            let name =
+                rest[1..].find(|c: char| c == ';' || c == '&' || c == '<' || c.is_whitespace());
+            match name {
+                Some(at) if rest[1 + at..].starts_with(';') => at + 2,
+                _ => 1,
+            }
         } else {
             rest.chars().next().map_or(1, char::len_utf8)
         };
@@ -672,7 +679,9 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     let mut element = Node::new(NodeKind::Element, name, range, delete);
     element.alternatives = alternatives;
     let id = tree.push(parent.id, element);
-    for space in tag_spaces(text, &tag, content.end..element_span.end) {
+    let close = if tag.empty { tag.end - 2 } else { tag.end - 1 };
+    let end_tag = content.end..element_span.end;
+    for space in tag_spaces(text, tag.name_end, &tag.attributes, close, end_tag) {
         tree.push(id, whitespace(TAG_SPACE, space));
     }
     for (name, span) in tag.attributes {
@@ -741,7 +750,7 @@ const FORMATTING: &str = "#whitespace";
 const TEXT_EDGE: &str = "#text-edge";
 
 /// A whitespace node labelled `label` (the squeeze offers each label apart), deleted whole.
-fn whitespace(label: &str, span: Range<usize>) -> Node {
+pub(super) fn whitespace(label: &str, span: Range<usize>) -> Node {
     Node::new(NodeKind::Whitespace, label.into(), span.clone(), Some(span))
 }
 
@@ -795,24 +804,31 @@ pub(super) fn add_text_span(text: &str, tree: &mut Tree, parent: NodeId, span: R
 
 /// The label of the spaces inside tags that separate nothing (`<a\n  >`, `<b  />`,
 /// `</a >`) or more than they need to (`<a\n    x="1"`).
-const TAG_SPACE: &str = "#tag-space";
+pub(super) const TAG_SPACE: &str = "#tag-space";
 
-/// The spaces of an element's start `tag` and of its end tag (`end`, empty for an
-/// empty-element tag) that may go: those before the tag's `>` or `/>`, and all but the
-/// last of those before an attribute.
-fn tag_spaces(text: &str, tag: &StartTag, end: Range<usize>) -> Vec<Range<usize>> {
+/// The spaces inside an element's tags that may go: in its start tag (its name ending at
+/// `name_end`, its `(name, whole attribute)` spans `attributes`, its `>` or `/>` at
+/// `close`) those before the close and all but the last of those before an attribute,
+/// and in its end tag (`end`, empty for an empty-element tag) those after the name.
+pub(super) fn tag_spaces(
+    text: &str,
+    name_end: usize,
+    attributes: &[(Range<usize>, Range<usize>)],
+    close: usize,
+    end: Range<usize>,
+) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
+    let blank = |span: &Range<usize>| bytes[span.clone()].iter().all(u8::is_ascii_whitespace);
     let mut spaces = Vec::new();
-    let mut after = tag.name_end;
-    for (_, span) in &tag.attributes {
+    let mut after = name_end;
+    for (_, span) in attributes {
         let from = take_whitespace(text, span.start);
         if span.start - from > 1 {
             spaces.push(from..span.start - 1);
         }
         after = span.end;
     }
-    let close = if tag.empty { tag.end - 2 } else { tag.end - 1 };
-    if close > after && bytes[after..close].iter().all(u8::is_ascii_whitespace) {
+    if close > after && blank(&(after..close)) {
         spaces.push(after..close);
     }
     if let Some(name) = text[end.clone()].strip_prefix("</") {
@@ -821,7 +837,8 @@ fn tag_spaces(text: &str, tag: &StartTag, end: Range<usize>) -> Vec<Range<usize>
                 .trim_start_matches(|c: char| !is_xml_space(c) && c != '>')
                 .len();
         let close = end.end - 1;
-        if close > name_end {
+        // (An HTML end tag may hold more than spaces: `</a x>`.)
+        if close > name_end && blank(&(name_end..close)) {
             spaces.push(name_end..close);
         }
     }
@@ -1020,12 +1037,19 @@ mod tests {
 
     #[test]
     fn character_units_keep_references_and_cdata_markers_whole() {
-        let text = "a&amp;<![CDATA[<b]]>";
-        let units: Vec<&str> = character_units(text, 0..text.len())
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
-        assert_eq!(units, vec!["a", "&amp;", "<", "b"]);
+        let units = |text: &'static str| -> Vec<&'static str> {
+            character_units(text, 0..text.len())
+                .into_iter()
+                .map(|r| &text[r])
+                .collect()
+        };
+        assert_eq!(units("a&amp;<![CDATA[<b]]>"), vec!["a", "&amp;", "<", "b"]);
+        // HTML's references without their `;` (a field trial's text was one unit).
+        assert_eq!(
+            units("&amp 2&#1;"),
+            vec!["&", "a", "m", "p", " ", "2", "&#1;"]
+        );
+        assert_eq!(units("&a&b;"), vec!["&", "a", "&b;"]);
     }
 
     #[test]

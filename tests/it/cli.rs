@@ -239,8 +239,11 @@ fn default_output_beside_input_and_placeholder_argument() {
     assert_eq!(result, "<keep/>");
 }
 
+/// A page named `.html` is HTML, as a browser reads it, also when it happens to be
+/// well-formed XML (a field trial's `<div></div>` became `<div/>`, which a browser reads as
+/// an open `<div>`); it is XML only when it opens with an XML declaration.
 #[test]
-fn html_pages_reduce_as_xml_when_well_formed_and_as_html_otherwise() {
+fn html_pages_reduce_as_html_unless_they_declare_xml() {
     let dir = tempfile::tempdir().unwrap();
     script(dir.path(), "t.sh", "grep -q 'keep' \"$1\"");
     // Reduces `page` saved as `<stem>.html`; returns the result.
@@ -251,9 +254,11 @@ fn html_pages_reduce_as_xml_when_well_formed_and_as_html_otherwise() {
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         std::fs::read_to_string(dir.path().join(format!("{stem}.reduced.html"))).unwrap()
     };
-    // Well-formed XHTML saved as .html: reduced as XML, so the result is an empty element.
-    let xhtml = "<html>\n<body>\n<p>drop</p>\n<p class=\"keep\">text</p>\n</body>\n</html>\n";
-    assert_eq!(reduce("x", xhtml), "<p class=\"keep\"/>");
+    let page = "<html>\n<body>\n<p>drop</p>\n<div class=\"keep\">text</div>\n</body>\n</html>\n";
+    assert_eq!(reduce("w", page), "<div class=\"keep\"></div>");
+    // Declared XHTML: reduced as XML, so the result is an empty element.
+    let xhtml = format!("<?xml version=\"1.0\"?>\n{page}");
+    assert_eq!(reduce("x", &xhtml), "<div class=\"keep\"/>");
     // Tag soup is not XML: reduced as HTML, where a `<p>` needs no end tag and `<p/>` would
     // not be one (by lines, `text` stayed on the line the test needs).
     let soup = "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n";
@@ -304,22 +309,24 @@ fn a_script_without_a_shebang_is_explained() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
-/// Tag soup saved as `.html` (or under another name, beginning with `<!DOCTYPE html`) is
-/// reduced as HTML, and the run says why it is not reduced as XML in one note on stderr
-/// (with where the XML parser stopped: an XHTML page with one slip is better mended);
-/// other markup-like text under an unknown name (a template) is reduced by lines, with
-/// the same note; `-q` and an explicit `--format` silence it, and a well-formed page gets
-/// no note.
+/// A page whose name does not say it is HTML (`.saved`) but that begins like one is
+/// reduced as HTML when it is not well-formed XML, and the run says why it is not reduced
+/// as XML in one note on stderr (with where the XML parser stopped: an XHTML page with one
+/// slip is better mended); so does a page named `.html` that declares itself XML, and one
+/// that is read as XML says so. Other markup-like text under an unknown name (a template)
+/// is reduced by lines, with the same note; `-q` and an explicit `--format` silence it,
+/// and an `.html` page without an XML declaration, HTML as its name says, gets no note.
 #[test]
 fn markup_reduced_as_html_is_noted() {
     let dir = tempfile::tempdir().unwrap();
     script(dir.path(), "t.sh", "grep -q keep \"$1\"");
-    std::fs::write(dir.path().join("soup.html"), "<p>a<br>b</p>\n<p>keep</p>\n").unwrap();
-    std::fs::write(
-        dir.path().join("fine.html"),
-        "<r><p>a</p>\n<p>keep</p></r>\n",
-    )
-    .unwrap();
+    let declared = "<?xml version=\"1.0\"?>\n";
+    let soup = "<p>a<br>b</p>\n<p>keep</p>\n";
+    std::fs::write(dir.path().join("soup.html"), format!("{declared}{soup}")).unwrap();
+    std::fs::write(dir.path().join("plain.html"), soup).unwrap();
+    let fine = "<r><p>a</p>\n<p>keep</p></r>\n";
+    std::fs::write(dir.path().join("fine.html"), fine).unwrap();
+    std::fs::write(dir.path().join("xhtml.html"), format!("{declared}{fine}")).unwrap();
     let note = |args: &[&str]| {
         let out = treereduce(dir.path(), args);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -330,13 +337,17 @@ fn markup_reduced_as_html_is_noted() {
     };
     let said = note(&["soup.html", "./t.sh", "-j", "1"]).unwrap();
     assert!(
-        said.contains("soup.html is not well-formed XML (1:10:"),
+        said.contains("soup.html is not well-formed XML (2:10:"),
         "{said}"
     );
     assert!(said.contains("reducing it as HTML"), "{said}");
     assert_eq!(note(&["soup.html", "./t.sh", "-q"]), None);
     assert_eq!(note(&["soup.html", "./t.sh", "--format", "html"]), None);
+    assert_eq!(note(&["plain.html", "./t.sh"]), None);
     assert_eq!(note(&["fine.html", "./t.sh"]), None);
+    let said = note(&["xhtml.html", "./t.sh"]).unwrap();
+    assert!(said.contains("reducing it as XML"), "{said}");
+    assert_eq!(note(&["xhtml.html", "./t.sh", "--format", "xml"]), None);
     let page = "<!-- saved -->\n<!doctype HTML>\n<p>a<br>\n<p>keep\n";
     std::fs::write(dir.path().join("page.saved"), page).unwrap();
     std::fs::write(dir.path().join("t.tmpl"), "<p>{{a}}<br>\n<p>keep\n").unwrap();
