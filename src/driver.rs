@@ -1248,7 +1248,9 @@ impl<'a> Driver<'a> {
     ///
     /// A kind of whitespace that could not go at once (one `<pre> </pre>` among the
     /// formatting) is then searched node by node, with the shrink's patience: a test that
-    /// needs all of it (line numbers in a stack trace) costs a few calls more.
+    /// needs all of it (line numbers in a stack trace) costs a few calls more. What stays
+    /// is then offered with one line break of it, or one space, alone: a test that needs
+    /// a space between two elements seldom needs the 17 of an indented line.
     fn squeeze_pass(&mut self) -> Result<()> {
         let tree = self.parse_current()?;
         let groups = squeeze_groups(&tree);
@@ -1262,11 +1264,16 @@ impl<'a> Driver<'a> {
             .filter(|group| group.len() > 1)
             .map(|group| group.into_iter().map(|edit| vec![edit]).collect())
             .collect();
-        if split.is_empty() {
+        let patience = Some(SHRINK_PATIENCE);
+        if !split.is_empty() {
+            self.pass("squeeze", &split, None, patience, true, Following::Unknown)?;
+        }
+        let tree = self.parse_current()?;
+        let thin = thinned_whitespace(&self.current, &tree);
+        if thin.is_empty() {
             return Ok(());
         }
-        let patience = Some(SHRINK_PATIENCE);
-        self.pass("squeeze", &split, None, patience, true, Following::Unknown)
+        self.pass("squeeze", &[thin], None, None, true, Following::Unknown)
     }
 
     /// Runs one pass: each list in turn through a fresh strategy, all over the same base
@@ -2516,6 +2523,38 @@ fn squeeze_groups(tree: &Tree) -> Vec<Vec<Edit>> {
         }
     }
     groups.into_values().collect()
+}
+
+/// For each deletable whitespace node of `text` (its tree `tree`) made of whitespace
+/// only, the deletions that leave one line break of it (`\n` or `\r\n`, so that lines
+/// keep their numbers), or its first character when it holds none; none where that is
+/// all it holds.
+fn thinned_whitespace(text: &str, tree: &Tree) -> Vec<Vec<Edit>> {
+    tree.ids()
+        .filter_map(|id| {
+            let node = tree.node(id);
+            node.delete.as_ref()?;
+            let span = node.span.clone();
+            let run = &text[span.clone()];
+            if node.kind != NodeKind::Whitespace || !run.chars().all(char::is_whitespace) {
+                return None;
+            }
+            let keep = match run.find('\n') {
+                Some(nl) if nl > 0 && run.as_bytes()[nl - 1] == b'\r' => nl - 1..nl + 1,
+                Some(nl) => nl..nl + 1,
+                None => 0..run.chars().next()?.len_utf8(),
+            };
+            let edits: Vec<Edit> = [
+                span.start..span.start + keep.start,
+                span.start + keep.end..span.end,
+            ]
+            .into_iter()
+            .filter(|cut| !cut.is_empty())
+            .map(Edit::delete)
+            .collect();
+            (!edits.is_empty()).then_some(edits)
+        })
+        .collect()
 }
 
 /// True when a deletable node (formatting aside) lies under `id`, or may lie there below
