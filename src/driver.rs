@@ -1249,8 +1249,9 @@ impl<'a> Driver<'a> {
     /// A kind of whitespace that could not go at once (one `<pre> </pre>` among the
     /// formatting) is then searched node by node, with the shrink's patience: a test that
     /// needs all of it (line numbers in a stack trace) costs a few calls more. What stays
-    /// is then offered with one line break of it, or one space, alone: a test that needs
-    /// a space between two elements seldom needs the 17 of an indented line.
+    /// is then offered thinned, in one candidate, each run to one line break of it or its
+    /// first character: a test that needs a space between two elements seldom needs the
+    /// 17 of an indented line.
     fn squeeze_pass(&mut self) -> Result<()> {
         let tree = self.parse_current()?;
         let groups = squeeze_groups(&tree);
@@ -1273,7 +1274,10 @@ impl<'a> Driver<'a> {
         if thin.is_empty() {
             return Ok(());
         }
-        self.pass("squeeze", &[thin], None, None, true, Following::Unknown)
+        // All at once, one call: a test that refuses that reads columns or indentation, and
+        // would refuse most runs one by one too.
+        let all = vec![vec![thin.concat()]];
+        self.pass("squeeze", &all, None, None, true, Following::Unknown)
     }
 
     /// Runs one pass: each list in turn through a fresh strategy, all over the same base

@@ -357,10 +357,7 @@ fn spaces_inside_tags_go_in_the_squeeze() {
             "<a x=\"1\" y=\"2\">hit</a>",
         ),
         // The one tag space needed stays, the other goes.
-        (
-            "grep -q 'a$' \"$1\" && grep -q hit \"$1\"",
-            "<a>hit</a\n>",
-        ),
+        ("grep -q 'a$' \"$1\" && grep -q hit \"$1\"", "<a>hit</a\n>"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let (_, result) = reduce_logged(dir.path(), input, condition);
