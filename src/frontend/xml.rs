@@ -136,6 +136,7 @@ pub(super) fn markup_units(
     value: fn(&str, Range<usize>) -> Option<Range<usize>>,
 ) -> Vec<Range<usize>> {
     let span = match node.kind {
+        NodeKind::Comment => return comment_units(text, node.span.clone(), grain),
         NodeKind::Text => Some(node.span.clone()),
         // A standard namespace name is all or nothing: a shorter one names another
         // namespace, which MathJax or a browser does not know (a made-up one may shrink).
@@ -147,6 +148,32 @@ pub(super) fn markup_units(
         (Some(span), Grain::Characters) => character_units(text, span),
         (Some(span), Grain::Words) => word_units(text, span),
         (None, _) => Vec::new(),
+    }
+}
+
+/// The units of the comment spanning `span` (`<!--` to `-->`) at `grain`, where taking
+/// any of them away leaves a comment: none when it holds a `-` (a `--` would end it in
+/// HTML and is not allowed in XML), nor words when one begins with `>`, nor characters
+/// when any is a `>` (`<!-->` ends at once in HTML).
+fn comment_units(text: &str, span: Range<usize>, grain: Grain) -> Vec<Range<usize>> {
+    let inner = text[span.clone()]
+        .strip_prefix("<!--")
+        .and_then(|rest| rest.strip_suffix("-->"));
+    let Some(inner) = inner.filter(|inner| !inner.contains('-')) else {
+        return Vec::new();
+    };
+    let content = span.start + 4..span.end - 3;
+    match grain {
+        Grain::Words => {
+            let units = word_units(text, content);
+            if units.iter().any(|u| text[u.clone()].starts_with('>')) {
+                Vec::new()
+            } else {
+                units
+            }
+        }
+        Grain::Characters if inner.contains('>') => Vec::new(),
+        Grain::Characters => character_units(text, content),
     }
 }
 
@@ -1033,6 +1060,28 @@ mod tests {
         assert_eq!(words("one"), vec!["one"]);
         assert_eq!(words("a\u{a0}b"), vec!["a", "\u{a0}", "b"]);
         assert!(words("a <![CDATA[b c]]>").is_empty());
+    }
+
+    /// A comment shrinks where no deletion can end it early or spell a `--`.
+    #[test]
+    fn comment_units_never_end_the_comment() {
+        let units = |text: &'static str, grain| -> Vec<&'static str> {
+            comment_units(text, 0..text.len(), grain)
+                .into_iter()
+                .map(|r| &text[r])
+                .collect()
+        };
+        assert_eq!(
+            units("<!-- a b -->", Grain::Words),
+            [" ", "a", " ", "b", " "]
+        );
+        assert_eq!(units("<!--ab-->", Grain::Characters), ["a", "b"]);
+        assert!(units("<!-- a - b -->", Grain::Words).is_empty());
+        assert!(units("<!-- a >b -->", Grain::Words).is_empty());
+        let conditional = "<!--[if IE]> x <![endif]-->";
+        assert_eq!(units(conditional, Grain::Words).len(), 7);
+        assert!(units(conditional, Grain::Characters).is_empty());
+        assert!(units("<?pi a b?>", Grain::Words).is_empty());
     }
 
     #[test]
