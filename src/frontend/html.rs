@@ -1000,6 +1000,9 @@ impl Dom {
                 self.errors.push((start, "a table cell outside a row"));
             }
         }
+        if !foreign && name == "frame" && !self.is_open("frameset") {
+            self.errors.push((start, "a frame outside a frameset"));
+        }
         let mut item = Item {
             kind: Kind::Element,
             span: start..tag.end,
@@ -1611,6 +1614,8 @@ mod tests {
             Dom::parse("<template><td>x</td></template>").errors,
             [(0, NO_DOCTYPE)]
         );
+        let frames = Html::for_original("<frameset><frame src=a></frameset>");
+        assert!(!frames.is_valid("<frame src=a>"));
         // A byte-order mark says the page is UTF-8: it is no node, and stays.
         let bom = "\u{feff}<!DOCTYPE html><p>caf\u{e9}";
         let tree = Html::for_original(bom).parse(bom).unwrap();
