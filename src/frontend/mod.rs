@@ -184,9 +184,9 @@ impl Format {
 
     /// The format of `text` read from `path`: by extension, but XML for a page that is
     /// well-formed XML when its name does not say which format it is in (no extension,
-    /// anything unknown), and for a page named `.html` or `.htm` that also opens with an
-    /// XML declaration (XHTML saved under an HTML name: without one, a browser reads the
-    /// page as HTML, where `<div/>` opens a `<div>`, and so is it reduced); and HTML for a
+    /// anything unknown), and for a page named `.html` or `.htm` that also says it is XML
+    /// (XHTML saved under an HTML name: without a sign, a browser reads the page as HTML,
+    /// where `<div/>` opens a `<div>`, and so is it reduced); and HTML for a
     /// text that is not well-formed XML under an unknown name when it begins like an HTML
     /// page (`<!DOCTYPE html`, `<html`), while other markup-like texts (templates, PHP)
     /// stay lines.
@@ -194,7 +194,7 @@ impl Format {
         if !Self::may_be_markup(path, text) {
             Self::from_path(path)
         } else if Self::from_path(path) == Format::Html {
-            if Self::declares_xml(text) && Xml.is_valid(text) {
+            if Self::says_xml(text) && Xml.is_valid(text) {
                 Format::Xml
             } else {
                 Format::Html
@@ -221,11 +221,11 @@ impl Format {
         if format == Format::Xml {
             return named_html.then(|| {
                 format!(
-                    "note: {name} opens with an XML declaration and is well-formed XML; reducing it as XML (--format html reduces it as HTML, --format xml silences this note)"
+                    "note: {name} is well-formed XML with an XML declaration or namespace prefixes; reducing it as XML (--format html reduces it as HTML, --format xml silences this note)"
                 )
             });
         }
-        if named_html && !Self::declares_xml(text) {
+        if named_html && !Self::says_xml(text) {
             return None;
         }
         let error = Xml.parse_to(text, 1).err()?;
@@ -243,12 +243,15 @@ impl Format {
         ))
     }
 
-    /// True when `text` opens (after a byte-order mark and whitespace) with an XML
-    /// declaration.
-    fn declares_xml(text: &str) -> bool {
-        text.trim_start_matches('\u{feff}')
+    /// True when `text` says it is XML: it opens (after a byte-order mark and whitespace)
+    /// with an XML declaration, or declares a namespace prefix (`<m:mi/>` in HTML is an
+    /// element named `m:mi` that `/>` leaves open).
+    fn says_xml(text: &str) -> bool {
+        let declared = text
+            .trim_start_matches('\u{feff}')
             .trim_start()
-            .starts_with("<?xml")
+            .starts_with("<?xml");
+        declared || text.contains(" xmlns:") || text.contains("\nxmlns:")
     }
 
     /// True when `text` opens (after a byte-order mark, whitespace and comments) with an

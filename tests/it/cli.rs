@@ -241,7 +241,8 @@ fn default_output_beside_input_and_placeholder_argument() {
 
 /// A page named `.html` is HTML, as a browser reads it, also when it happens to be
 /// well-formed XML (a field trial's `<div></div>` became `<div/>`, which a browser reads as
-/// an open `<div>`); it is XML only when it opens with an XML declaration.
+/// an open `<div>`); it is XML only when it opens with an XML declaration or declares a
+/// namespace prefix.
 #[test]
 fn html_pages_reduce_as_html_unless_they_declare_xml() {
     let dir = tempfile::tempdir().unwrap();
@@ -256,9 +257,12 @@ fn html_pages_reduce_as_html_unless_they_declare_xml() {
     };
     let page = "<html>\n<body>\n<p>drop</p>\n<div class=\"keep\">text</div>\n</body>\n</html>\n";
     assert_eq!(reduce("w", page), "<div class=\"keep\"></div>");
-    // Declared XHTML: reduced as XML, so the result is an empty element.
+    // Declared XHTML: reduced as XML, so the result is an empty element; so is a page
+    // with namespace prefixes, which HTML does not know.
     let xhtml = format!("<?xml version=\"1.0\"?>\n{page}");
     assert_eq!(reduce("x", &xhtml), "<div class=\"keep\"/>");
+    let prefixed = "<html xmlns:m=\"urn:m\"><m:keep>t</m:keep><p>drop</p></html>";
+    assert_eq!(reduce("v", prefixed), "<m:keep xmlns:m=\"m\"/>");
     // Tag soup is not XML: reduced as HTML, where a `<p>` needs no end tag and `<p/>` would
     // not be one (by lines, `text` stayed on the line the test needs).
     let soup = "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n";
@@ -346,7 +350,10 @@ fn markup_reduced_as_html_is_noted() {
     assert_eq!(note(&["plain.html", "./t.sh"]), None);
     assert_eq!(note(&["fine.html", "./t.sh"]), None);
     let said = note(&["xhtml.html", "./t.sh"]).unwrap();
-    assert!(said.contains("reducing it as XML"), "{said}");
+    assert!(
+        said.contains("XML declaration or namespace prefixes"),
+        "{said}"
+    );
     assert_eq!(note(&["xhtml.html", "./t.sh", "--format", "xml"]), None);
     let page = "<!-- saved -->\n<!doctype HTML>\n<p>a<br>\n<p>keep\n";
     std::fs::write(dir.path().join("page.saved"), page).unwrap();
