@@ -40,6 +40,11 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
     let mut tail: Option<&[Separator]> = None;
     let mut pos = 0;
     let mut last_deletion = false;
+    // Where the last splice begins, and the texts of insertions into tags that deletions
+    // from there took, on their way to the tag after the deletions (see `Edit::carry`).
+    let mut last_start = 0;
+    let mut carried: Vec<&'e str> = Vec::new();
+    let blank = |span: Range<usize>| base[span].bytes().all(|b| b.is_ascii_whitespace());
     for edit in order {
         let (start, end) = (edit.span.start, edit.span.end);
         if start < pos {
@@ -50,14 +55,37 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
                     last.0.end = end;
                 }
                 tail = edit.separators.as_deref().or(tail);
+            } else if let Some(tag) = edit.carry.filter(|&tag| tag >= last_start) {
+                // An insertion into a tag that a deletion beginning at it takes away.
+                if last_deletion && !edit.text.is_empty() && blank(last_start..tag) {
+                    carried.push(edit.text.as_str());
+                }
             }
             continue;
+        }
+        if let Some(tag) = edit.carry {
+            // The tag after the deletions takes what they carried; an empty insertion is
+            // only there for that.
+            if !carried.is_empty() && last_deletion && tag >= pos && blank(pos..tag) {
+                if let Some(separators) = tail.take() {
+                    take_separator(&mut out, separators);
+                }
+                let kept = unshadowed(base, tag, &edit.text, &carried);
+                out.extend(kept.into_iter().map(|text| (start..start, text)));
+            }
+            carried.clear();
+            if edit.text.is_empty() {
+                continue;
+            }
+        } else if start > pos {
+            carried.clear();
         }
         if let Some(separators) = tail.take() {
             take_separator(&mut out, separators);
         }
         out.push((start..end, edit.text.as_str()));
         pos = end;
+        last_start = start;
         last_deletion = edit.is_deletion();
         tail = edit.separators.as_deref().filter(|_| last_deletion);
     }
@@ -79,6 +107,73 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
         keep_words_apart(base, edits, &mut out);
     }
     out
+}
+
+/// Of the attributes in `carried` (texts carried into tags, outermost first, see
+/// [`Edit::carry`]), those that the tag of `base` beginning at `tag` and its own
+/// insertion `own` do not declare already, nor a text carried after them (from an
+/// element further in): the declarations nearest the tag win, and no name is declared
+/// twice.
+fn unshadowed<'e>(base: &str, tag: usize, own: &str, carried: &[&'e str]) -> Vec<&'e str> {
+    // The tag's own attributes: after its name, up to its end.
+    let after_name = base[tag + 1..]
+        .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+        .map_or(base.len(), |at| tag + 1 + at);
+    let mut taken: Vec<&str> = attributes(&base[after_name..])
+        .into_iter()
+        .chain(attributes(own))
+        .map(|(name, _)| name)
+        .collect();
+    let mut kept = Vec::new();
+    for text in carried.iter().rev() {
+        for (name, whole) in attributes(text).into_iter().rev() {
+            if !taken.contains(&name) {
+                taken.push(name);
+                kept.push(whole);
+            }
+        }
+    }
+    kept.reverse();
+    kept
+}
+
+/// The attributes `text` begins with (` a="1" b='2'`, up to anything else such as a tag's
+/// `>`): each one's name, and its text with the spaces before it.
+fn attributes(text: &str) -> Vec<(&str, &str)> {
+    let bytes = text.as_bytes();
+    let skip_spaces = |mut i: usize| {
+        while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        i
+    };
+    let mut found = Vec::new();
+    let mut at = 0;
+    loop {
+        let name_start = skip_spaces(at);
+        let mut i = name_start;
+        while bytes
+            .get(i)
+            .is_some_and(|&b| !b.is_ascii_whitespace() && !matches!(b, b'=' | b'>' | b'/'))
+        {
+            i += 1;
+        }
+        let name_end = i;
+        let i = skip_spaces(i);
+        if name_end == name_start || bytes.get(i) != Some(&b'=') {
+            return found;
+        }
+        let i = skip_spaces(i + 1);
+        let Some(&quote) = bytes.get(i).filter(|&&q| q == b'"' || q == b'\'') else {
+            return found;
+        };
+        let Some(close) = text[i + 1..].find(quote as char) else {
+            return found;
+        };
+        let end = i + 1 + close + 1;
+        found.push((&text[name_start..name_end], &text[at..end]));
+        at = end;
+    }
 }
 
 /// The candidate's byte before `out[i]`: an earlier splice's last, or the base's.
@@ -285,6 +380,53 @@ mod tests {
         let outer = del(2, 8);
         let inner = Edit::replace(3..5, "X".into());
         assert_eq!(render("0123456789", &[&inner, &outer]), "0189");
+    }
+
+    /// Two elements unwrapped in one candidate: what the outer one carried into the inner
+    /// one's tag goes on to the tag that stays.
+    #[test]
+    fn carried_insertions_go_through_deleted_tags() {
+        let base = "<r xmlns=\"u\"><a><b/></a></r>";
+        let outer = [
+            del(0, 13),
+            Edit::carry(15, " xmlns=\"u\"".into(), 13),
+            del(24, 28),
+        ];
+        let inner = [del(13, 16), Edit::carry(18, String::new(), 16), del(20, 24)];
+        let both: Vec<&Edit> = outer.iter().chain(&inner).collect();
+        assert_eq!(render(base, &both), "<b xmlns=\"u\"/>");
+        let alone: Vec<&Edit> = outer.iter().collect();
+        assert_eq!(render(base, &alone), "<a xmlns=\"u\"><b/></a>");
+        let inner_alone: Vec<&Edit> = inner.iter().collect();
+        assert_eq!(render(base, &inner_alone), "<r xmlns=\"u\"><b/></r>");
+        // The tag that stays declares the name itself, or takes it from nearer: no second
+        // declaration.
+        let base = "<r xmlns=\"u\" xmlns:p=\"p\"><a xmlns:q='q'><b xmlns=\"v\"/></a></r>";
+        let outer = [
+            del(0, 25),
+            Edit::carry(27, " xmlns=\"u\" xmlns:p=\"p\"".into(), 25),
+            del(58, 62),
+        ];
+        let inner = [
+            del(25, 40),
+            Edit::carry(42, " xmlns:q='q'".into(), 40),
+            del(54, 58),
+        ];
+        let both: Vec<&Edit> = outer.iter().chain(&inner).collect();
+        assert_eq!(
+            render(base, &both),
+            "<b xmlns:p=\"p\" xmlns:q='q' xmlns=\"v\"/>"
+        );
+    }
+
+    #[test]
+    fn attributes_are_read_with_their_spaces() {
+        let names = |text| -> Vec<(&str, &str)> { attributes(text) };
+        assert_eq!(
+            names(" a=\"1 2\"\n b = '>' c>d=\"3\""),
+            [("a", " a=\"1 2\""), ("b", "\n b = '>'")]
+        );
+        assert!(names("/>").is_empty());
     }
 
     #[test]

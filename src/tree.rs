@@ -36,6 +36,12 @@ pub struct Edit {
     /// see [`crate::render::would_fuse`]), a space is left instead (`return{b:l.x}`
     /// keeping `l.x` is `return l.x`).
     pub apart: bool,
+    /// For an insertion into a start tag (the namespace declarations an element takes
+    /// over from one unwrapped around it): where that tag begins. Should the candidate
+    /// also delete the tag (the element is unwrapped too), the text is not lost but goes
+    /// into the tag the deletion leaves in its place, whose insertion says so (see
+    /// [`crate::render::splices`]); such an insertion may be empty, a mere anchor.
+    pub carry: Option<usize>,
 }
 
 /// The line a node shares with other nodes (statements side by side, `a(); b();`): when the
@@ -80,6 +86,7 @@ impl Edit {
             separators: None,
             line: None,
             apart: false,
+            carry: None,
         }
     }
 
@@ -88,6 +95,15 @@ impl Edit {
         Edit {
             apart: true,
             ..Edit::delete(span)
+        }
+    }
+
+    /// An insertion of `text` at `at`, into the start tag that begins at `tag` (see
+    /// [`Edit::carry`]).
+    pub fn carry(at: usize, text: String, tag: usize) -> Self {
+        Edit {
+            carry: Some(tag),
+            ..Edit::replace(at..at, text)
         }
     }
 

@@ -687,7 +687,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
             Edit::delete(deletion_span(text, content.end, range.end)),
         ];
         if single {
-            unwrap.extend(carried(text, &tag, elements[0].range()));
+            unwrap.push(carried(text, &tag, elements[0].range()));
         }
         alternatives.push(unwrap);
     }
@@ -698,7 +698,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
                 Edit::delete(range.start..c.start),
                 Edit::delete(c.end..range.end),
             ];
-            hoist.extend(carried(text, &tag, c));
+            hoist.push(carried(text, &tag, c));
             alternatives.push(hoist);
         }
     }
@@ -735,8 +735,10 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
 /// The namespace declarations of an element's start `tag` that its descendant element
 /// spanning `child` needs once the element is unwrapped or replaced by it (the prefixes
 /// the descendant uses and does not declare itself), as an insertion after the
-/// descendant's name; `None` when it needs none.
-fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
+/// descendant's name, empty when it needs none: should the descendant be unwrapped in
+/// the same candidate, what the element around it carried in goes on to the next tag
+/// through it (see [`Edit::carry`]).
+fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Edit {
     let own = start_tag(text, child.start);
     let mut declarations = String::new();
     for (name, span) in &tag.attributes {
@@ -754,10 +756,7 @@ fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Option<Edit> {
             declarations.push_str(&text[span.clone()]);
         }
     }
-    if declarations.is_empty() {
-        return None;
-    }
-    Some(Edit::replace(own.name_end..own.name_end, declarations))
+    Edit::carry(own.name_end, declarations, child.start)
 }
 
 /// True when `attribute` (its text, name first) declares a W3C namespace, such as

@@ -318,6 +318,26 @@ fn default_namespaces_go_with_the_child_kept() {
     assert_eq!(result, "<p:a xmlns:p=\"urn:p\"/>");
 }
 
+/// A chain of elements unwrapped in one candidate passes the default namespace down to
+/// the element that stays (it was dropped with the tags it had gone into, and a test
+/// that reads namespaces refused the chain: 21 calls, now 16).
+#[test]
+fn a_namespace_goes_down_a_chain_unwrapped_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let condition = "python3 -c \"import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if r.tag == '{urn:d}c' or r.find('.//{urn:d}c') is not None else 1)\" \"$1\"";
+    let (asked, result) = reduce_logged(
+        dir.path(),
+        "<r xmlns=\"urn:d\"><a><b><c/></b></a><z/></r>\n",
+        condition,
+    );
+    assert_eq!(result, "<c xmlns=\"urn:d\"/>");
+    // The first text with `<c>` alone has its namespace (the attribute pass asks `<c/>`
+    // later), and the run costs 16 calls (21 when the chain lost it).
+    let first = asked.iter().find(|t| t.starts_with("<c"));
+    assert_eq!(first.map(String::as_str), Some("<cxmlns=\"urn:d\"/>"));
+    assert_eq!(asked.len(), 16, "{asked:?}");
+}
+
 /// When one whitespace-only text is needed, the rest of the formatting still goes: the
 /// squeeze then searches that kind of whitespace node by node.
 #[test]
