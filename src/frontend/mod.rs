@@ -221,7 +221,7 @@ impl Format {
         if format == Format::Xml {
             return named_html.then(|| {
                 format!(
-                    "note: {name} is well-formed XML with an XML declaration or namespace prefixes; reducing it as XML (--format html reduces it as HTML, --format xml silences this note)"
+                    "note: {name} is well-formed XML with an XML declaration or prefixed elements; reducing it as XML (--format html reduces it as HTML, --format xml silences this note)"
                 )
             });
         }
@@ -244,14 +244,23 @@ impl Format {
     }
 
     /// True when `text` says it is XML: it opens (after a byte-order mark and whitespace)
-    /// with an XML declaration, or declares a namespace prefix (`<m:mi/>` in HTML is an
-    /// element named `m:mi` that `/>` leaves open).
+    /// with an XML declaration, or has an element with a namespace prefix (`<m:mi/>` in
+    /// HTML is an element named `m:mi` that `/>` leaves open; a prefixed attribute such as
+    /// inline SVG's `xlink:href` is no sign, HTML knows it).
     fn says_xml(text: &str) -> bool {
         let declared = text
             .trim_start_matches('\u{feff}')
             .trim_start()
             .starts_with("<?xml");
-        declared || text.contains(" xmlns:") || text.contains("\nxmlns:")
+        declared
+            || text.match_indices('<').any(|(at, _)| {
+                let name = &text[at + 1..];
+                let end = name
+                    .find(|c: char| !(c.is_alphanumeric() || matches!(c, ':' | '_' | '-' | '.')))
+                    .unwrap_or(name.len());
+                name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                    && name[..end].contains(':')
+            })
     }
 
     /// True when `text` opens (after a byte-order mark, whitespace and comments) with an

@@ -241,8 +241,8 @@ fn default_output_beside_input_and_placeholder_argument() {
 
 /// A page named `.html` is HTML, as a browser reads it, also when it happens to be
 /// well-formed XML (a field trial's `<div></div>` became `<div/>`, which a browser reads as
-/// an open `<div>`); it is XML only when it opens with an XML declaration or declares a
-/// namespace prefix.
+/// an open `<div>`); it is XML only when it opens with an XML declaration or has an
+/// element with a namespace prefix.
 #[test]
 fn html_pages_reduce_as_html_unless_they_declare_xml() {
     let dir = tempfile::tempdir().unwrap();
@@ -263,6 +263,9 @@ fn html_pages_reduce_as_html_unless_they_declare_xml() {
     assert_eq!(reduce("x", &xhtml), "<div class=\"keep\"/>");
     let prefixed = "<html xmlns:m=\"urn:m\"><m:keep>t</m:keep><p>drop</p></html>";
     assert_eq!(reduce("v", prefixed), "<m:keep xmlns:m=\"m\"/>");
+    // A prefixed attribute (inline SVG's `xlink:href`) is HTML's too.
+    let svg = "<div xmlns:xlink=\"urn:x\"><svg><use xlink:href=\"#keep\"></use></svg></div>";
+    assert_eq!(reduce("u", svg), "<use xlink:href=\"keep\"></use>");
     // Tag soup is not XML: reduced as HTML, where a `<p>` needs no end tag and `<p/>` would
     // not be one (by lines, `text` stayed on the line the test needs).
     let soup = "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n";
@@ -351,7 +354,7 @@ fn markup_reduced_as_html_is_noted() {
     assert_eq!(note(&["fine.html", "./t.sh"]), None);
     let said = note(&["xhtml.html", "./t.sh"]).unwrap();
     assert!(
-        said.contains("XML declaration or namespace prefixes"),
+        said.contains("XML declaration or prefixed elements"),
         "{said}"
     );
     assert_eq!(note(&["xhtml.html", "./t.sh", "--format", "xml"]), None);
