@@ -77,7 +77,7 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
             if edit.text.is_empty() {
                 continue;
             }
-        } else if start > pos {
+        } else if start > pos && !blank(pos..start) {
             carried.clear();
         }
         if let Some(separators) = tail.take() {
@@ -399,6 +399,16 @@ mod tests {
         assert_eq!(render(base, &alone), "<a xmlns=\"u\"><b/></a>");
         let inner_alone: Vec<&Edit> = inner.iter().collect();
         assert_eq!(render(base, &inner_alone), "<r xmlns=\"u\"><b/></r>");
+        // Formatting between the tags (its own node, deleted apart) breaks nothing.
+        let base = "<r xmlns=\"u\">\n<a>\n\n<b/></a></r>";
+        let outer = [
+            del(0, 13),
+            Edit::carry(16, " xmlns=\"u\"".into(), 14),
+            del(27, 31),
+        ];
+        let inner = [del(14, 17), Edit::carry(21, String::new(), 19), del(23, 27)];
+        let both: Vec<&Edit> = outer.iter().chain(&inner).collect();
+        assert_eq!(render(base, &both), "\n\n\n<b xmlns=\"u\"/>");
         // The tag that stays declares the name itself, or takes it from nearer: no second
         // declaration.
         let base = "<r xmlns=\"u\" xmlns:p=\"p\"><a xmlns:q='q'><b xmlns=\"v\"/></a></r>";

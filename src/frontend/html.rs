@@ -32,6 +32,31 @@ pub struct Html {
     /// The original opens with a DOCTYPE, which candidates keep whatever errors they
     /// spare (without it browsers read a page in quirks mode, by other rules).
     doctype: bool,
+    /// How many errors of each kind of [`MOVING`] the original has: a candidate has no
+    /// more of that kind, whatever other errors it spares.
+    moving: [usize; MOVING.len()],
+}
+
+/// The parse errors after which a browser's tree is not the text's: it drops a table part
+/// or a frame, adds a row, moves content out of a table, or reads CDATA as a comment.
+/// Another error the original has (a `&copy` without its `;`) is no licence for one.
+const MOVING: [&str; 5] = [
+    "a CDATA section outside SVG and MathML",
+    "a table part outside a table",
+    "a table cell outside a row",
+    "a frame outside a frameset",
+    "content in a table outside its cells",
+];
+
+/// How many of `errors` are of each kind of [`MOVING`].
+fn moving(errors: &[(usize, &'static str)]) -> [usize; MOVING.len()] {
+    let mut counts = [0; MOVING.len()];
+    for (_, what) in errors {
+        if let Some(kind) = MOVING.iter().position(|m| m == what) {
+            counts[kind] += 1;
+        }
+    }
+    counts
 }
 
 impl Html {
@@ -42,6 +67,7 @@ impl Html {
         Html {
             doctype: !lacks_doctype(&errors),
             errors: errors.len(),
+            moving: moving(&errors),
         }
     }
 
@@ -53,13 +79,21 @@ impl Html {
     }
 
     /// The parse error of `dom` that makes it invalid: one beyond the original's count,
-    /// or a DOCTYPE lost.
+    /// one of a kind of [`MOVING`] beyond the original's count of that kind, or a DOCTYPE
+    /// lost.
     fn excess<'d>(&self, dom: &'d Dom) -> Option<&'d (usize, &'static str)> {
         if self.doctype && lacks_doctype(&dom.errors) {
-            dom.errors.first()
-        } else {
-            dom.errors.get(self.errors)
+            return dom.errors.first();
         }
+        let counts = moving(&dom.errors);
+        if let Some(kind) = (0..MOVING.len()).find(|&k| counts[k] > self.moving[k]) {
+            return dom
+                .errors
+                .iter()
+                .rev()
+                .find(|(_, what)| *what == MOVING[kind]);
+        }
+        dom.errors.get(self.errors)
     }
 
     /// `text` parsed, or the parse error that makes it invalid.
@@ -71,6 +105,8 @@ impl Html {
                 let (line, column) = line_and_column(text, at);
                 let why = if what == NO_DOCTYPE {
                     String::from("the original has one")
+                } else if MOVING.contains(&what) {
+                    String::from("one more than the original has")
                 } else {
                     format!("a parse error beyond the {} the original has", self.errors)
                 };
@@ -283,6 +319,17 @@ const SPECIAL: &[&str] = &[
 /// Elements that bound the scope in which a tag looks for the open element it closes.
 const SCOPE: &[&str] = &[
     "applet", "caption", "html", "marquee", "object", "table", "td", "template", "th",
+];
+
+/// True for the elements that hold a table's rows: the table and its row groups.
+fn holds_rows(name: &str) -> bool {
+    matches!(name, "table" | "tbody" | "thead" | "tfoot")
+}
+
+/// Elements that may stand in a table outside its cells (others are moved out of it).
+const IN_TABLE: &[&str] = &[
+    "caption", "col", "colgroup", "form", "input", "script", "style", "table", "tbody", "td",
+    "template", "tfoot", "th", "thead", "tr",
 ];
 
 /// Elements whose end tags look for their element in table scope.
@@ -715,6 +762,7 @@ impl Dom {
         }
         while let Some(lt) = text[i..].find('<').map(|at| i + at) {
             unterminated_references(text, i..lt, &mut dom.errors);
+            dom.foster_text(text, i..lt);
             i = lt;
             let top = dom.top();
             let rest = &text[i..];
@@ -770,6 +818,7 @@ impl Dom {
             }
         }
         unterminated_references(text, i..text.len(), &mut dom.errors);
+        dom.foster_text(text, i..text.len());
         while dom.open.len() > 1 {
             dom.close_open(text, text.len());
         }
@@ -792,6 +841,18 @@ impl Dom {
     /// The innermost open element (or the document).
     fn top(&self) -> usize {
         self.open.last().copied().unwrap_or(0)
+    }
+
+    /// Counts the character data spanning `span` of `text` as moved out of a table (in
+    /// front of it) when it is more than spaces and stands in a table outside its cells.
+    fn foster_text(&mut self, text: &str, span: Range<usize>) {
+        let top = &self.items[self.top()];
+        let in_table_body = !top.foreign && (holds_rows(&top.name) || top.name == "tr");
+        if let Some(at) = text[span.clone()].find(|c: char| !c.is_ascii_whitespace())
+            && in_table_body
+        {
+            self.errors.push((span.start + at, MOVING[4]));
+        }
     }
 
     /// True when an element named `name` is open.
@@ -989,11 +1050,11 @@ impl Dom {
         let around = &self.items[parent];
         let foreign = matches!(name.as_str(), "math" | "svg")
             || (around.foreign && !INTEGRATION_POINTS.contains(&around.name.as_str()));
+        let in_table_body = holds_rows(&around.name) || around.name == "tr";
         if !foreign && name != "table" && (name == "col" || TABLE_PARTS.contains(&name.as_str())) {
             // A browser drops a table part that stands in no table (a `<td>` hoisted out
             // of its `<table>`), and puts a row around a cell that stands in none.
-            let rowless = matches!(name.as_str(), "td" | "th")
-                && matches!(around.name.as_str(), "table" | "tbody" | "thead" | "tfoot");
+            let rowless = matches!(name.as_str(), "td" | "th") && holds_rows(&around.name);
             if !self.is_open("table") && !self.is_open("template") {
                 self.errors.push((start, "a table part outside a table"));
             } else if rowless {
@@ -1002,6 +1063,10 @@ impl Dom {
         }
         if !foreign && name == "frame" && !self.is_open("frameset") {
             self.errors.push((start, "a frame outside a frameset"));
+        }
+        if !foreign && in_table_body && !IN_TABLE.contains(&name.as_str()) {
+            // Moved out, in front of the table.
+            self.errors.push((start, MOVING[4]));
         }
         let mut item = Item {
             kind: Kind::Element,
@@ -1616,6 +1681,16 @@ mod tests {
         );
         let frames = Html::for_original("<frameset><frame src=a></frameset>");
         assert!(!frames.is_valid("<frame src=a>"));
+        // Another error the page has (a reference without its `;`) pays for none of these.
+        let spare = Html::for_original(
+            "<!DOCTYPE html><p>&copy 2020</p><table><tr><td><b>M</b></td></tr></table>",
+        );
+        assert!(spare.is_valid("<!DOCTYPE html><table><tr><td>M</table>"));
+        assert!(!spare.is_valid("<!DOCTYPE html><td>M"));
+        // Content in a table outside its cells is moved out, in front of it.
+        assert!(!spare.is_valid("<!DOCTYPE html><table>M</table>"));
+        assert!(!spare.is_valid("<!DOCTYPE html><table><b>M</b></table>"));
+        assert!(spare.is_valid("<!DOCTYPE html><table> <tr> <td>M</table>"));
         // A byte-order mark says the page is UTF-8: it is no node, and stays.
         let bom = "\u{feff}<!DOCTYPE html><p>caf\u{e9}";
         let tree = Html::for_original(bom).parse(bom).unwrap();

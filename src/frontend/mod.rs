@@ -252,15 +252,36 @@ impl Format {
             .trim_start_matches('\u{feff}')
             .trim_start()
             .starts_with("<?xml");
-        declared
-            || text.match_indices('<').any(|(at, _)| {
-                let name = &text[at + 1..];
-                let end = name
-                    .find(|c: char| !(c.is_alphanumeric() || matches!(c, ':' | '_' | '-' | '.')))
-                    .unwrap_or(name.len());
-                name.starts_with(|c: char| c.is_alphabetic() || c == '_')
-                    && name[..end].contains(':')
-            })
+        if declared {
+            return true;
+        }
+        // Element names only: comments (Word's `<!--[if mso]><o:p>`), CDATA sections and
+        // processing instructions are passed over.
+        let mut rest = text;
+        while let Some(at) = rest.find('<') {
+            rest = &rest[at..];
+            let skip = [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>")]
+                .iter()
+                .find(|(open, _)| rest.starts_with(open));
+            if let Some((open, close)) = skip {
+                match rest[open.len()..].find(close) {
+                    Some(end) => rest = &rest[open.len() + end + close.len()..],
+                    None => return false,
+                }
+                continue;
+            }
+            let name = &rest[1..];
+            let end = name
+                .find(|c: char| !(c.is_alphanumeric() || matches!(c, ':' | '_' | '-' | '.')))
+                .unwrap_or(name.len());
+            if name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && name[..end].contains(':')
+            {
+                return true;
+            }
+            rest = name;
+        }
+        false
     }
 
     /// True when `text` opens (after a byte-order mark, whitespace and comments) with an

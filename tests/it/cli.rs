@@ -263,7 +263,11 @@ fn html_pages_reduce_as_html_unless_they_declare_xml() {
     assert_eq!(reduce("x", &xhtml), "<div class=\"keep\"/>");
     let prefixed = "<html xmlns:m=\"urn:m\"><m:keep>t</m:keep><p>drop</p></html>";
     assert_eq!(reduce("v", prefixed), "<m:keep xmlns:m=\"m\"/>");
-    // A prefixed attribute (inline SVG's `xlink:href`) is HTML's too.
+    // Prefixed elements in a comment (Word's and Outlook's `<!--[if mso]><o:p>`) are no
+    // sign either, nor is a prefixed attribute (inline SVG's `xlink:href`), HTML's own.
+    let mso =
+        "<html><!--[if mso]><o:p>96</o:p><![endif]--><p>drop</p><div class=\"keep\">t</div></html>";
+    assert_eq!(reduce("s", mso), "<div class=\"keep\"></div>");
     let svg = "<div xmlns:xlink=\"urn:x\"><svg><use xlink:href=\"#keep\"></use></svg></div>";
     assert_eq!(reduce("u", svg), "<use xlink:href=\"keep\"></use>");
     // Tag soup is not XML: reduced as HTML, where a `<p>` needs no end tag and `<p/>` would
