@@ -21,7 +21,9 @@ use std::ops::Range;
 
 use super::mathml::PROFILE;
 use super::xml::{TAG_SPACE, add_text_span, markup_units, tag_spaces, whitespace};
-use super::{Frontend, Grain, SyntaxError, deletion_span, line_and_column, take_whitespace};
+use super::{
+    Frontend, Grain, SyntaxError, bom_len, deletion_span, line_and_column, take_whitespace,
+};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// HTML, held to the parse errors of the page it reduces.
@@ -41,12 +43,18 @@ pub struct Html {
 /// or a frame, adds a row, moves content out of a table, or reads CDATA as a comment.
 /// Another error the original has (a `&copy` without its `;`) is no licence for one.
 const MOVING: [&str; 5] = [
-    "a CDATA section outside SVG and MathML",
-    "a table part outside a table",
-    "a table cell outside a row",
-    "a frame outside a frameset",
-    "content in a table outside its cells",
+    CDATA_OUTSIDE,
+    PART_OUTSIDE,
+    CELL_OUTSIDE,
+    FRAME_OUTSIDE,
+    FOSTERED,
 ];
+
+const CDATA_OUTSIDE: &str = "a CDATA section outside SVG and MathML";
+const PART_OUTSIDE: &str = "a table part outside a table";
+const CELL_OUTSIDE: &str = "a table cell outside a row";
+const FRAME_OUTSIDE: &str = "a frame outside a frameset";
+const FOSTERED: &str = "content in a table outside its cells";
 
 /// How many of `errors` are of each kind of [`MOVING`].
 fn moving(errors: &[(usize, &'static str)]) -> [usize; MOVING.len()] {
@@ -324,6 +332,12 @@ const SCOPE: &[&str] = &[
 /// True for the elements that hold a table's rows: the table and its row groups.
 fn holds_rows(name: &str) -> bool {
     matches!(name, "table" | "tbody" | "thead" | "tfoot")
+}
+
+/// True for the elements whose content, cells aside, stands in a table's body: the table,
+/// its row groups and its rows.
+fn holds_cells(name: &str) -> bool {
+    holds_rows(name) || name == "tr"
 }
 
 /// Elements that may stand in a table outside its cells (others are moved out of it).
@@ -633,15 +647,6 @@ pub(super) fn opening(text: &str) -> &str {
     rest
 }
 
-/// The length of the byte-order mark `text` opens with (0 without one).
-fn bom_len(text: &str) -> usize {
-    if text.starts_with('\u{feff}') {
-        '\u{feff}'.len_utf8()
-    } else {
-        0
-    }
-}
-
 /// True when `text` starts with `prefix` (ASCII) in any case.
 pub(super) fn starts_with_ignoring_case(text: &str, prefix: &str) -> bool {
     text.as_bytes()
@@ -795,8 +800,7 @@ impl Dom {
                     if rest.starts_with("<![CDATA[") {
                         // Only SVG and MathML hold CDATA sections; elsewhere one is a
                         // bogus comment up to its first `>`.
-                        dom.errors
-                            .push((i, "a CDATA section outside SVG and MathML"));
+                        dom.errors.push((i, CDATA_OUTSIDE));
                     } else if !doctype {
                         // `<?pi>`, `<!x>`, `<![endif]>`, `</>` and the like are bogus
                         // comments.
@@ -847,11 +851,11 @@ impl Dom {
     /// front of it) when it is more than spaces and stands in a table outside its cells.
     fn foster_text(&mut self, text: &str, span: Range<usize>) {
         let top = &self.items[self.top()];
-        let in_table_body = !top.foreign && (holds_rows(&top.name) || top.name == "tr");
+        let in_table_body = !top.foreign && holds_cells(&top.name);
         if let Some(at) = text[span.clone()].find(|c: char| !c.is_ascii_whitespace())
             && in_table_body
         {
-            self.errors.push((span.start + at, MOVING[4]));
+            self.errors.push((span.start + at, FOSTERED));
         }
     }
 
@@ -1050,23 +1054,23 @@ impl Dom {
         let around = &self.items[parent];
         let foreign = matches!(name.as_str(), "math" | "svg")
             || (around.foreign && !INTEGRATION_POINTS.contains(&around.name.as_str()));
-        let in_table_body = holds_rows(&around.name) || around.name == "tr";
+        let in_table_body = holds_cells(&around.name);
         if !foreign && name != "table" && (name == "col" || TABLE_PARTS.contains(&name.as_str())) {
             // A browser drops a table part that stands in no table (a `<td>` hoisted out
             // of its `<table>`), and puts a row around a cell that stands in none.
             let rowless = matches!(name.as_str(), "td" | "th") && holds_rows(&around.name);
             if !self.is_open("table") && !self.is_open("template") {
-                self.errors.push((start, "a table part outside a table"));
+                self.errors.push((start, PART_OUTSIDE));
             } else if rowless {
-                self.errors.push((start, "a table cell outside a row"));
+                self.errors.push((start, CELL_OUTSIDE));
             }
         }
         if !foreign && name == "frame" && !self.is_open("frameset") {
-            self.errors.push((start, "a frame outside a frameset"));
+            self.errors.push((start, FRAME_OUTSIDE));
         }
         if !foreign && in_table_body && !IN_TABLE.contains(&name.as_str()) {
             // Moved out, in front of the table.
-            self.errors.push((start, MOVING[4]));
+            self.errors.push((start, FOSTERED));
         }
         let mut item = Item {
             kind: Kind::Element,

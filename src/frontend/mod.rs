@@ -329,6 +329,15 @@ impl Format {
     }
 }
 
+/// The length of the byte-order mark `text` opens with (0 without one).
+pub(crate) fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
+}
+
 /// The line and the column (in characters), both from 1, of byte `at` of `text`.
 pub(crate) fn line_and_column(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at];

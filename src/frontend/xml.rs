@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::mathml::PROFILE;
-use super::{Frontend, Grain, SyntaxError, deletion_span, take_whitespace, words};
+use super::{Frontend, Grain, SyntaxError, bom_len, deletion_span, take_whitespace, words};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// Well-formed XML.
@@ -350,7 +350,7 @@ fn uses_custom_entities(text: &str) -> bool {
 /// Span of the XML declaration and of the DOCTYPE, if present, before `root_start`.
 fn prolog(text: &str, root_start: usize) -> (Option<Range<usize>>, Option<Range<usize>>) {
     let head = &text[..root_start];
-    let at = if head.starts_with('\u{feff}') { 3 } else { 0 };
+    let at = bom_len(head);
     let is_decl = head[at..].starts_with("<?xml")
         && head
             .as_bytes()
@@ -585,14 +585,11 @@ fn add_top_level_whitespace(text: &str, tree: &mut Tree) {
         .collect();
     spans.sort_by_key(|s| s.start);
     let mut gaps = Vec::new();
-    let bom = '\u{feff}';
-    let mut pos = if text.starts_with(bom) {
+    let mut pos = bom_len(text);
+    if pos > 0 {
         // A byte-order mark is no formatting either; it goes with the texts' edges.
-        tree.push(root, whitespace(TEXT_EDGE, 0..bom.len_utf8()));
-        bom.len_utf8()
-    } else {
-        0
-    };
+        tree.push(root, whitespace(TEXT_EDGE, 0..pos));
+    }
     for span in spans
         .iter()
         .chain(std::iter::once(&(text.len()..text.len())))
