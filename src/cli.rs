@@ -46,8 +46,8 @@ pub struct Cli {
     /// Where to write the result [default: <stem>.reduced.<ext> beside the input].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Input format [default: by extension; .html and unknown ones beginning with < are XML when well-formed, else HTML (.html, .htm, or a text opening with <!DOCTYPE html or <html) or lines].
-    #[arg(long, value_parser = ["xml", "html", "js", "lines"])]
+    /// Input format [default: by extension; .html and unknown ones beginning with < are XML when well-formed, else HTML (.html, .htm, or a text opening with <!DOCTYPE html or <html) or lines; unknown ones beginning with { or [ are JSON when they parse as JSON].
+    #[arg(long, value_parser = ["xml", "html", "js", "json", "lines"])]
     pub format: Option<String>,
     /// List strategy.
     #[arg(long, default_value = "gbs", value_parser = ["gbs", "lithium", "ddmin", "adaptive-ddmin", "greedy"])]

@@ -16,15 +16,12 @@ use crate::tree::{Edit, Node, NodeId, Tree};
 pub const PROFILE: &str = include_str!("../../grammars/javascript.toml");
 
 static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
-    // The profile is a constant of the build and a unit test loads it, so a failure here
-    // is a defect of the build, never of the user's input.
-    Grammar::load(
+    Grammar::built_in(
         "javascript",
         tree_sitter_javascript::LANGUAGE.into(),
         "grammars/javascript.toml",
         PROFILE,
     )
-    .expect("grammars/javascript.toml is valid")
 });
 
 /// JavaScript (scripts and modules, JSX included as the grammar has it). Candidates are
@@ -298,7 +295,7 @@ fn may_declare_private(deleted: &str) -> bool {
 /// program's meaning hangs on by name (a module specifier, a directive) and strings with
 /// an octal-like escape (which a deletion in front of a digit could change into another
 /// escape, an error in strict code) give none.
-fn string_units(text: &str, span: Range<usize>, grain: Grain) -> Vec<Range<usize>> {
+pub(crate) fn string_units(text: &str, span: Range<usize>, grain: Grain) -> Vec<Range<usize>> {
     let Some(content) = text.get(span.start + 1..span.end.saturating_sub(1)) else {
         return Vec::new();
     };

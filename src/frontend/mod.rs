@@ -4,6 +4,7 @@
 mod early;
 mod html;
 mod javascript;
+mod json;
 mod lines;
 pub mod mathml;
 mod profile;
@@ -14,6 +15,7 @@ use std::path::Path;
 
 pub use html::Html;
 pub use javascript::JavaScript;
+pub use json::Json;
 pub use lines::Lines;
 pub use xml::Xml;
 
@@ -142,14 +144,22 @@ pub enum Format {
     Html,
     /// JavaScript, parsed with tree-sitter and reduced as `grammars/javascript.toml` says.
     JavaScript,
+    /// JSON (comments allowed), parsed with tree-sitter and reduced as `grammars/json.toml`
+    /// says.
+    Json,
     /// Plain text, one item per line; the fallback for unknown extensions.
     Lines,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: &'static [Format] =
-        &[Format::Xml, Format::Html, Format::JavaScript, Format::Lines];
+    pub const ALL: &'static [Format] = &[
+        Format::Xml,
+        Format::Html,
+        Format::JavaScript,
+        Format::Json,
+        Format::Lines,
+    ];
 
     /// The name used by `--format`.
     pub fn name(self) -> &'static str {
@@ -157,6 +167,7 @@ impl Format {
             Format::Xml => "xml",
             Format::Html => "html",
             Format::JavaScript => "js",
+            Format::Json => "json",
             Format::Lines => "lines",
         }
     }
@@ -178,6 +189,8 @@ impl Format {
             | "ncx" => Format::Xml,
             "html" | "htm" => Format::Html,
             "js" | "mjs" | "cjs" | "jsx" => Format::JavaScript,
+            "json" | "jsonc" | "jsonl" | "ndjson" | "geojson" | "jsonld" | "webmanifest"
+            | "har" => Format::Json,
             _ => Format::Lines,
         }
     }
@@ -189,9 +202,12 @@ impl Format {
     /// where `<div/>` opens a `<div>`, and so is it reduced); and HTML for a
     /// text that is not well-formed XML under an unknown name when it begins like an HTML
     /// page (`<!DOCTYPE html`, `<html`), while other markup-like texts (templates, PHP)
-    /// stay lines.
+    /// stay lines; and JSON for a text under such a name that begins with `{` or `[` and
+    /// parses as JSON.
     pub fn detect(path: &Path, text: &str) -> Self {
-        if !Self::may_be_markup(path, text) {
+        if Self::may_be_json(path, text) && Json.is_valid(text) {
+            Format::Json
+        } else if !Self::may_be_markup(path, text) {
             Self::from_path(path)
         } else if Self::from_path(path) == Format::Html {
             if Self::says_xml(text) && Xml.is_valid(text) {
@@ -295,16 +311,27 @@ impl Format {
     /// True when `path`'s name does not say which format `text` is in (or says HTML, which
     /// may be XHTML) nor that it is plain text, and `text` begins with `<`.
     fn may_be_markup(path: &Path, text: &str) -> bool {
+        matches!(Self::from_path(path), Format::Lines | Format::Html)
+            && Self::unsaid(path, text, &['<'])
+    }
+
+    /// True when `path`'s name does not say which format `text` is in nor that it is
+    /// plain text, and `text` begins with `{` or `[` (a source map, `.babelrc`).
+    fn may_be_json(path: &Path, text: &str) -> bool {
+        Self::from_path(path) == Format::Lines && Self::unsaid(path, text, &['{', '['])
+    }
+
+    /// True when `path` is not named `.txt` and `text` begins (after a byte-order mark and
+    /// whitespace) with one of `first`.
+    fn unsaid(path: &Path, text: &str, first: &[char]) -> bool {
         let says_text = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
-        let looks_like_markup = text
-            .trim_start_matches('\u{feff}')
-            .trim_start()
-            .starts_with('<');
-        matches!(Self::from_path(path), Format::Lines | Format::Html)
-            && !says_text
-            && looks_like_markup
+        !says_text
+            && text
+                .trim_start_matches('\u{feff}')
+                .trim_start()
+                .starts_with(first)
     }
 
     /// The front end for this format.
@@ -313,6 +340,7 @@ impl Format {
             Format::Xml => Box::new(Xml),
             Format::Html => Box::new(Html::default()),
             Format::JavaScript => Box::new(JavaScript::default()),
+            Format::Json => Box::new(Json),
             Format::Lines => Box::new(Lines),
         }
     }

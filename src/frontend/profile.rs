@@ -4,6 +4,7 @@
 //! tree-sitter language. It describes edits and never decides which to try. Trees are built
 //! and searched with explicit stacks, so nesting depth is bounded only by tree-sitter.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::Range;
@@ -504,7 +505,13 @@ pub struct Grammar {
     replace: Vec<Replace>,
     categories: Vec<Category>,
     results: Results,
+    /// Rewrites a text, keeping every byte offset, into what the grammar reads as the
+    /// language reads it (see [`Grammar::reading`]).
+    reading: Option<Reading>,
 }
+
+/// A same-length rewrite of a text for a grammar that lacks a corner of its language.
+pub type Reading = fn(&str) -> Cow<'_, str>;
 
 impl std::fmt::Debug for Grammar {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -627,6 +634,15 @@ impl<'a> Names<'a> {
 }
 
 impl Grammar {
+    /// [`Grammar::load`] for a profile compiled into the binary, which a unit test loads:
+    /// a failure is a defect of the build, never of the user's input, and panics.
+    pub fn built_in(name: &'static str, language: Language, file: &str, source: &str) -> Grammar {
+        match Self::load(name, language, file, source) {
+            Ok(grammar) => grammar,
+            Err(e) => panic!("{file} is not valid: {e}"),
+        }
+    }
+
     /// Compiles the profile `source` (named `file` in errors) for `language`. Every kind and
     /// field the profile names must exist in the grammar.
     pub fn load(
@@ -856,6 +872,7 @@ impl Grammar {
             replace,
             categories,
             results,
+            reading: None,
         })
     }
 
@@ -902,8 +919,20 @@ impl Grammar {
                 parser.set_language(&self.language).ok()?;
                 parsers.insert(self.name, parser);
             }
-            parsers.get_mut(self.name)?.parse(text, old)
+            let read = self.reading.map(|reading| reading(text));
+            parsers
+                .get_mut(self.name)?
+                .parse(read.as_deref().unwrap_or(text), old)
         })
+    }
+
+    /// This grammar, with `reading` applied to every text before tree-sitter parses it:
+    /// for a construct of the language the grammar does not know (tree-sitter-json has no
+    /// `+` in an exponent), rewritten into one it does, byte for byte the same length so
+    /// that every node's span is the original text's.
+    pub fn reading(mut self, reading: Reading) -> Self {
+        self.reading = Some(reading);
+        self
     }
 
     /// The tree-sitter tree of `text` when it parses without ERROR or MISSING nodes (a

@@ -281,6 +281,27 @@ fn html_pages_reduce_as_html_unless_they_declare_xml() {
     assert_eq!(reduce("z", script), "<!DOCTYPE html><script>keep</script>");
 }
 
+/// `.json` files, and JSON under a name that does not say (a `.babelrc`, a source map
+/// without its extension), reduce as JSON: a minified file too, which has one line, and
+/// the result is still JSON. Malformed JSON exits 2 with its position.
+#[test]
+fn json_files_reduce_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "t.sh", "grep -q '\"keep\"' \"$1\"");
+    let text = "{\"a\":[1,2,{\"b\":\"keep\",\"c\":null}],\"d\":1e+21}\n";
+    for (name, reduced) in [("m.json", "m.reduced.json"), ("rc", "rc.reduced")] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        let out = treereduce(dir.path(), &[name, "./t.sh", "-q", "-j", "1"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let result = std::fs::read_to_string(dir.path().join(reduced)).unwrap();
+        assert_eq!(result, "{\"b\":\"keep\"}\n", "{name}");
+    }
+    std::fs::write(dir.path().join("bad.json"), "{\"a\": [1,\n 2,]}\n").unwrap();
+    let out = treereduce(dir.path(), &["bad.json", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.json:2:"), "{}", stderr(&out));
+}
+
 /// In the lines format blank texts differ (the number of lines is content): a test that
 /// wants one empty line gets it, although the smallest document (no line at all) was
 /// found not interesting.

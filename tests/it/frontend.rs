@@ -16,8 +16,7 @@ fn check_text(format: Format, text: &str) -> usize {
     let mut checked = 0;
     for id in tree.ids() {
         let node = tree.node(id);
-        if let Some(span) = node.delete.clone() {
-            let edit = Edit::delete(span);
+        if let Some(edit) = node.deletion() {
             let candidate = render(text, &[&edit]);
             assert!(
                 frontend.is_valid(&candidate),
@@ -326,4 +325,79 @@ proptest! {
             }
         }
     }
+}
+
+/// A JSON value with random layout: nested objects and arrays, escapes, numbers with
+/// fractions and exponents, the three words.
+fn json_value() -> impl Strategy<Value = String> {
+    let ws = "[ \n]{0,2}";
+    let leaf = prop_oneof![
+        Just(String::from("true")),
+        Just(String::from("null")),
+        "-?(0|[1-9][0-9]{0,3})(\\.[0-9]{1,2})?([eE][+-]?[0-9])?",
+        "\"([a-z ]|\\\\n|\\\\\"|\\\\u00e9){0,6}\"",
+    ];
+    leaf.prop_recursive(4, 40, 5, move |inner| {
+        prop_oneof![
+            proptest::collection::vec((ws, inner.clone(), ws), 0..5).prop_map(|items| {
+                let items: Vec<String> = items.into_iter().map(|(a, v, b)| a + &v + &b).collect();
+                format!("[{}]", items.join(","))
+            }),
+            proptest::collection::vec(("[a-c]{1,2}", ws, inner), 0..5).prop_map(|members| {
+                let members: Vec<String> = members
+                    .into_iter()
+                    .map(|(k, s, v)| format!("{s}\"{k}\":{s}{v}"))
+                    .collect();
+                format!("{{{}}}", members.join(","))
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Every set of deletions of one depth, and every replacement, leaves strict JSON (what
+    /// serde_json reads), and the front end's verdicts (parsed or cheap) agree.
+    #[test]
+    fn random_json_edits_stay_json(value in json_value(), picks in proptest::collection::vec(any::<bool>(), 64), depth in 1u32..6) {
+        let text = format!("{value}\n");
+        prop_assume!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+        let frontend = Format::Json.frontend();
+        let tree = frontend.parse(&text).unwrap();
+        let strict = |t: &str| serde_json::from_str::<serde_json::Value>(t).is_ok();
+        let deletions: Vec<Edit> = tree
+            .ids()
+            .map(|id| tree.node(id))
+            .filter(|n| n.depth == depth)
+            .filter_map(|n| n.deletion())
+            .zip(&picks)
+            .filter(|(_, pick)| **pick)
+            .map(|(edit, _)| edit)
+            .collect();
+        let edits: Vec<&Edit> = deletions.iter().collect();
+        let candidate = render(&text, &edits);
+        if !edits.is_empty() {
+            let cheap = frontend.deletions_stay_valid(&text, &edits, &candidate);
+            prop_assert!(cheap != Some(true) || strict(&candidate), "cheap verdict wrong:\n{candidate}");
+        }
+        prop_assert_eq!(frontend.is_valid_edited(&text, &edits, &candidate), strict(&candidate), "{}", candidate);
+        for id in tree.ids() {
+            for alternative in &tree.node(id).alternatives {
+                let edits: Vec<&Edit> = alternative.iter().collect();
+                let candidate = render(&text, &edits);
+                prop_assert!(strict(&candidate), "replacement breaks the text:\n{candidate}");
+                prop_assert!(frontend.is_valid_edited(&text, &edits, &candidate));
+            }
+        }
+    }
+}
+
+/// A text that is JSON for tree-sitter but for no JSON parser is refused.
+#[test]
+fn json_needs_a_value() {
+    let json = Format::Json.frontend();
+    for text in ["", "\n", "/* c */\n", "// c\n"] {
+        assert!(!json.is_valid(text), "{text:?}");
+    }
+    assert!(json.is_valid("{} // c\n"));
 }

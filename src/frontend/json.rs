@@ -1,0 +1,223 @@
+//! The JSON front end: tree-sitter-json (compiled in) interpreted through the profile
+//! `grammars/json.toml`. The grammar reads comments and any number of values, where JSON
+//! has exactly one; a candidate must keep a value, so that every text the test sees is one
+//! a JSON parser reads (the original's comments and extra values, as in JSON Lines, are
+//! its own and may stay).
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use super::profile::Grammar;
+use super::{Frontend, Grain, SyntaxError, dedent};
+use crate::tree::{Edit, Node, Tree};
+
+/// The profile text, as compiled into the binary.
+pub const PROFILE: &str = include_str!("../../grammars/json.toml");
+
+static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
+    Grammar::built_in(
+        "json",
+        tree_sitter_json::LANGUAGE.into(),
+        "grammars/json.toml",
+        PROFILE,
+    )
+    .reading(signed_exponents)
+});
+
+/// `text` with the `+` of every exponent (`1e+21`, as `JSON.stringify` writes large
+/// numbers) read as a `0`: tree-sitter-json takes a `-` there but not a `+`. A `+` after
+/// an `e` after a digit stands nowhere else but in a string, where a `0` parses as well.
+fn signed_exponents(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let signs: Vec<usize> = (2..bytes.len())
+        .filter(|&i| {
+            bytes[i] == b'+'
+                && matches!(bytes[i - 1], b'e' | b'E')
+                && (bytes[i - 2].is_ascii_digit() || bytes[i - 2] == b'.')
+        })
+        .collect();
+    if signs.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut read = bytes.to_vec();
+    for i in signs {
+        read[i] = b'0';
+    }
+    // Only an ASCII `+` became an ASCII `0`: still UTF-8.
+    Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
+}
+
+/// JSON documents (comments allowed, as JSON with comments has them).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json;
+
+/// True when `text`, which parses, holds a value and not only comments and whitespace.
+fn holds_a_value(text: &str) -> bool {
+    GRAMMAR.tree(text).is_some_and(|tree| {
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        root.named_children(&mut cursor).any(|c| !c.is_extra())
+    })
+}
+
+/// The error of a text that parses but holds no value.
+fn no_value() -> SyntaxError {
+    SyntaxError {
+        line: 1,
+        column: 1,
+        message: String::from("no JSON value in the text"),
+    }
+}
+
+impl Frontend for Json {
+    fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
+        let tree = GRAMMAR.parse(text)?;
+        if holds_a_value(text) {
+            Ok(tree)
+        } else {
+            Err(no_value())
+        }
+    }
+
+    fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
+        let tree = GRAMMAR.parse_to(text, Some(depth))?;
+        if holds_a_value(text) {
+            Ok(tree)
+        } else {
+            Err(no_value())
+        }
+    }
+
+    fn parse_edited_to(
+        &self,
+        base: &str,
+        edits: &[&Edit],
+        text: &str,
+        depth: Option<u32>,
+    ) -> Result<Tree, SyntaxError> {
+        let tree = GRAMMAR.parse_edited_to(base, edits, text, depth)?;
+        if holds_a_value(text) {
+            Ok(tree)
+        } else {
+            Err(no_value())
+        }
+    }
+
+    fn is_valid(&self, text: &str) -> bool {
+        holds_a_value(text)
+    }
+
+    fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
+        GRAMMAR.is_valid_edited(base, edits, candidate) && holds_a_value(candidate)
+    }
+
+    /// Only members, elements and comments are judged without a parse: a document's own
+    /// values are no list that stays valid, so the last one never goes unparsed.
+    fn deletions_stay_valid(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
+        GRAMMAR.deletions_stay_valid(base, edits, candidate)
+    }
+
+    fn blank_is_empty(&self) -> bool {
+        true
+    }
+
+    /// A value hoisted out of its container keeps its lines under its first (a JSON
+    /// string holds no line break, so every line may move).
+    fn reindent(&self, text: &str, rewrites: &mut [(Range<usize>, Vec<Edit>)]) {
+        for (span, edits) in rewrites.iter_mut() {
+            let layout = dedent(text, span.clone(), edits, &|_| false);
+            edits.extend(layout);
+        }
+    }
+
+    /// A string loses words, as a JavaScript string does (an escape is one character).
+    fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
+        if node.label != "string" || grain != Grain::Words {
+            return Vec::new();
+        }
+        super::javascript::string_units(text, node.span.clone(), grain)
+    }
+
+    fn needs_are_local(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::render;
+
+    #[test]
+    fn the_profile_loads() {
+        LazyLock::force(&GRAMMAR);
+    }
+
+    fn deletions(text: &str) -> Vec<String> {
+        let tree = Json.parse(text).unwrap();
+        tree.ids()
+            .filter_map(|id| tree.node(id).delete.clone())
+            .map(|span| text[span].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn members_and_elements_go_with_their_commas() {
+        let text = "{\"a\": 1, \"b\": [2, 3], \"c\": null}";
+        let found = deletions(text);
+        assert!(found.contains(&String::from("\"a\": 1, ")), "{found:?}");
+        assert!(found.contains(&String::from(", \"c\": null")), "{found:?}");
+        assert!(found.contains(&String::from("2, ")), "{found:?}");
+        let tree = Json.parse(text).unwrap();
+        let all: Vec<Edit> = tree
+            .ids()
+            .filter_map(|id| tree.node(id).delete.clone())
+            .map(Edit::delete)
+            .collect();
+        let edits: Vec<&Edit> = all.iter().collect();
+        assert!(Json.is_valid(&render(text, &edits)));
+    }
+
+    #[test]
+    fn a_document_keeps_one_value() {
+        assert!(!Json.is_valid(""));
+        assert!(!Json.is_valid("  // nothing\n"));
+        assert!(Json.is_valid("[] // a list\n"));
+        assert!(!Json.is_valid("{\"a\": }"));
+        assert!(Json.parse("/* only */").is_err());
+        // JSON Lines: values may go while one stays.
+        let found = deletions("{\"a\": 1}\n[2]\n");
+        assert_eq!(found.len(), 4, "{found:?}");
+        assert!(found.iter().any(|d| d.starts_with('{')), "{found:?}");
+        assert!(found.iter().any(|d| d.starts_with('[')), "{found:?}");
+        assert_eq!(deletions("[2]\n"), vec![String::from("2")]);
+    }
+
+    #[test]
+    fn exponents_may_have_a_plus() {
+        assert!(Json.is_valid("[1e+21, 2.5E+3, \"e+\"]"));
+        assert_eq!(signed_exponents("[1e+2, \"a+b\"]"), "[1e02, \"a+b\"]");
+        assert!(!Json.is_valid("[1+2]"));
+        let tree = Json.parse("{\"a\": 1e+2, \"b\": [3E+4]}").unwrap();
+        assert!(tree.ids().any(|id| tree.node(id).label == "array"));
+    }
+
+    #[test]
+    fn containers_become_a_nested_value_but_not_a_name() {
+        let text = "{\"name\": \"x\", \"list\": [{\"inner\": [1]}]}";
+        let tree = Json.parse(text).unwrap();
+        let root = tree.node(tree.root()).children[0];
+        let texts: Vec<String> = tree
+            .node(root)
+            .alternatives
+            .iter()
+            .map(|edits| {
+                let edits: Vec<&Edit> = edits.iter().collect();
+                render(text, &edits)
+            })
+            .collect();
+        // The nearest containers only: `[1]` comes in a later round, from `{"inner": [1]}`.
+        assert_eq!(texts, vec![String::from("[{\"inner\": [1]}]")]);
+    }
+}
