@@ -131,9 +131,11 @@ impl Frontend for Json {
         }
     }
 
-    /// A string loses words, as a JavaScript string does (an escape is one character).
+    /// A string value loses words, as a JavaScript string does (an escape is one
+    /// character); a member's name, followed by its `:`, keeps them.
     fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
-        if node.label != "string" || grain != Grain::Words {
+        let name = text[node.span.end..].trim_start().starts_with(':');
+        if node.label != "string" || grain != Grain::Words || name {
             return Vec::new();
         }
         super::javascript::string_units(text, node.span.clone(), grain)
@@ -192,6 +194,19 @@ mod tests {
         assert!(found.iter().any(|d| d.starts_with('{')), "{found:?}");
         assert!(found.iter().any(|d| d.starts_with('[')), "{found:?}");
         assert_eq!(deletions("[2]\n"), vec![String::from("2")]);
+    }
+
+    #[test]
+    fn string_values_lose_words_and_names_keep_them() {
+        let text = "{\"a long name\": \"three short words\", \"b\": [\"x y\"]}";
+        let tree = Json.parse(text).unwrap();
+        let words: Vec<usize> = tree
+            .ids()
+            .map(|id| Json.units(text, tree.node(id), Grain::Words).len())
+            .filter(|&n| n > 0)
+            .collect();
+        // `three`, two spaces, `short`, `words`; then `x`, a space, `y`.
+        assert_eq!(words, vec![5, 3]);
     }
 
     #[test]

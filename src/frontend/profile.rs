@@ -154,6 +154,8 @@ struct ProfileFile {
     #[serde(default)]
     comments: Vec<String>,
     #[serde(default)]
+    texts: Vec<String>,
+    #[serde(default)]
     joins: Joins,
     #[serde(default)]
     lists: BTreeMap<String, ListFile>,
@@ -474,6 +476,9 @@ struct Avoid {
 #[derive(Debug, Default, Clone)]
 struct KindInfo {
     comment: bool,
+    /// A node of the tree even when it offers no edit, so that the front end may shrink
+    /// its text (see [`super::Frontend::units`]).
+    text: bool,
     list: Option<usize>,
     optional: Vec<usize>,
     replace: Vec<usize>,
@@ -672,6 +677,9 @@ impl Grammar {
 
         for name in &profile.comments {
             each(name, &mut |k| k.comment = true)?;
+        }
+        for name in &profile.texts {
+            each(name, &mut |k| k.text = true)?;
         }
         let mut lists = Vec::new();
         for (kind, l) in &profile.lists {
@@ -879,6 +887,7 @@ impl Grammar {
     fn info(&self, node: TsNode) -> &KindInfo {
         static NONE: KindInfo = KindInfo {
             comment: false,
+            text: false,
             list: None,
             optional: Vec::new(),
             replace: Vec::new(),
@@ -1188,7 +1197,7 @@ impl Grammar {
             } else {
                 let alternatives =
                     self.alternatives(text, p.node, parent, &p.leads, p.in_list, &uses);
-                if p.delete.is_none() && alternatives.is_empty() {
+                if p.delete.is_none() && alternatives.is_empty() && !info.text {
                     p.parent
                 } else {
                     let mut node = leaf(text, NodeKind::Element, p.node, p.delete, alternatives);
