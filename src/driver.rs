@@ -864,6 +864,11 @@ impl<'a> Driver<'a> {
             if items.len() > WIDE {
                 break;
             }
+            // A depth of wrappers that may not go (an object that is a member's value, a
+            // fraction's positional children) is passed through.
+            if items.is_empty() {
+                continue;
+            }
             let (inner, leaves): (Vec<NodeId>, Vec<NodeId>) =
                 items.into_iter().partition(|&id| holds_deletable(tree, id));
             let &[next] = inner.as_slice() else {

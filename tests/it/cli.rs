@@ -302,6 +302,38 @@ fn json_files_reduce_as_json() {
     assert!(stderr(&out).contains("bad.json:2:"), "{}", stderr(&out));
 }
 
+/// A chain of objects, each the value of its parent's only member, costs a few calls, not
+/// one per level: the chain rule passes through the objects (which may not go; their
+/// members may) to the deepest member, as it does through arrays.
+#[test]
+fn a_chain_of_json_objects_is_probed_at_its_bottom() {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "t.sh", "grep -q '\"x\"' \"$1\"");
+    let levels = 100;
+    let text = format!(
+        "{}{{\"x\": 1, \"y\": 2}}{}\n",
+        "{\"a\": ".repeat(levels),
+        "}".repeat(levels)
+    );
+    std::fs::write(dir.path().join("c.json"), text).unwrap();
+    let args = [
+        "c.json",
+        "./t.sh",
+        "-q",
+        "-j",
+        "1",
+        "--stats-json",
+        "s.json",
+    ];
+    let out = treereduce(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("c.reduced.json")).unwrap();
+    assert_eq!(result, "{\"x\": 1}\n");
+    let stats = std::fs::read_to_string(dir.path().join("s.json")).unwrap();
+    // About one call per level before (113).
+    assert_eq!(crate::fixtures::json_number(&stats, "oracle_calls"), 25);
+}
+
 /// In the lines format blank texts differ (the number of lines is content): a test that
 /// wants one empty line gets it, although the smallest document (no line at all) was
 /// found not interesting.
