@@ -334,6 +334,35 @@ fn a_chain_of_json_objects_is_probed_at_its_bottom() {
     assert_eq!(crate::fixtures::json_number(&stats, "oracle_calls"), 25);
 }
 
+/// A test that needs some depth of a deep chain (a parser that fails past a nesting
+/// limit): the shallowest level that may go is searched for, doubling then halving, and
+/// exactly the levels needed stay. Asking the deepest node, then the chain top-down, had
+/// cost two calls a level.
+#[test]
+fn a_chain_keeps_the_depth_a_test_needs_in_logarithmic_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "[ \"$(grep -o '<a>' \"$1\" | wc -l)\" -ge 500 ]",
+    );
+    let levels = 2000;
+    let text = format!(
+        "<r>{}x{}</r>\n",
+        "<a>".repeat(levels),
+        "</a>".repeat(levels)
+    );
+    std::fs::write(dir.path().join("d.xml"), text).unwrap();
+    let args = ["d.xml", "./t.sh", "-q", "-j", "1", "--stats-json", "s.json"];
+    let out = treereduce(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("d.reduced.xml")).unwrap();
+    assert_eq!(result.matches("<a>").count(), 500);
+    let stats = std::fs::read_to_string(dir.path().join("s.json")).unwrap();
+    // 1016 before.
+    assert_eq!(crate::fixtures::json_number(&stats, "oracle_calls"), 35);
+}
+
 /// In the lines format blank texts differ (the number of lines is content): a test that
 /// wants one empty line gets it, although the smallest document (no line at all) was
 /// found not interesting.
