@@ -176,36 +176,6 @@ fn attributes(text: &str) -> Vec<(&str, &str)> {
     }
 }
 
-/// The candidate's byte before `out[i]`: an earlier splice's last, or the base's.
-fn byte_before(base: &str, out: &[(Range<usize>, &str)], i: usize) -> Option<u8> {
-    let mut at = out[i].0.start;
-    for (span, text) in out[..i].iter().rev() {
-        if span.end != at {
-            break;
-        }
-        if let Some(&b) = text.as_bytes().last() {
-            return Some(b);
-        }
-        at = span.start;
-    }
-    at.checked_sub(1).map(|p| base.as_bytes()[p])
-}
-
-/// The candidate's byte after `out[i]`: a later splice's first, or the base's.
-fn byte_after(base: &str, out: &[(Range<usize>, &str)], i: usize) -> Option<u8> {
-    let mut at = out[i].0.end;
-    for (span, text) in &out[i + 1..] {
-        if span.start != at {
-            break;
-        }
-        if let Some(&b) = text.as_bytes().first() {
-            return Some(b);
-        }
-        at = span.end;
-    }
-    base.as_bytes().get(at).copied()
-}
-
 /// True for the bytes of a word in code: an identifier's, a number's, and those of
 /// non-ASCII characters.
 pub(crate) fn is_word_byte(b: u8) -> bool {
@@ -224,19 +194,42 @@ pub(crate) fn would_fuse(before: u8, after: u8) -> bool {
 }
 
 /// A deletion in `out` that takes an edit with [`Edit::apart`] in and would join two bytes
-/// into one token (see [`would_fuse`]) leaves a space instead.
+/// into one token (see [`would_fuse`]) leaves a space instead. The bytes around each splice
+/// are found in one pass each way (a run of adjacent deletions, such as the brackets of
+/// 40 000 nested arrays hoisted at once, is walked once, not once per deletion in it).
 fn keep_words_apart(base: &str, edits: &[&Edit], out: &mut [(Range<usize>, &str)]) {
     let mut apart: Vec<&Range<usize>> = edits.iter().filter(|e| e.apart).map(|e| &e.span).collect();
     apart.sort_by_key(|span| span.start);
+    let bytes = base.as_bytes();
+    // The candidate's byte after each splice: a later adjacent splice's first, or the
+    // base's. Only splices before the one being looked at change, so this holds.
+    let mut after: Vec<Option<u8>> = vec![None; out.len()];
+    for i in (0..out.len()).rev() {
+        let end = out[i].0.end;
+        after[i] = match out.get(i + 1) {
+            Some((next, text)) if next.start == end => {
+                text.as_bytes().first().copied().or(after[i + 1])
+            }
+            _ => bytes.get(end).copied(),
+        };
+    }
+    // The candidate's byte before the splice looked at: an earlier adjacent splice's last
+    // (as this loop left it), or the base's.
+    let mut before: Option<u8> = None;
     for i in 0..out.len() {
         let span = out[i].0.clone();
+        before = match i.checked_sub(1).map(|p| &out[p]) {
+            Some((previous, text)) if previous.end == span.start => {
+                text.as_bytes().last().copied().or(before)
+            }
+            _ => span.start.checked_sub(1).map(|p| bytes[p]),
+        };
         let from = apart.partition_point(|a| a.end <= span.start);
         if !out[i].1.is_empty() || apart.get(from).is_none_or(|a| a.start >= span.end) {
             continue;
         }
-        let (before, after) = (byte_before(base, out, i), byte_after(base, out, i));
-        if let (Some(before), Some(after)) = (before, after)
-            && would_fuse(before, after)
+        if let (Some(b), Some(a)) = (before, after[i])
+            && would_fuse(b, a)
         {
             out[i].1 = " ";
         }
@@ -362,6 +355,26 @@ mod tests {
 
     fn del(a: usize, b: usize) -> Edit {
         Edit::delete(a..b)
+    }
+
+    /// Adjacent deletions that would join two words leave one space, before the first of
+    /// them; one run of many costs one walk (a chain of hoists: every bracket goes).
+    #[test]
+    fn adjacent_deletions_keep_words_apart_once() {
+        let (a, b) = (Edit::delete_apart(1..2), Edit::delete_apart(2..4));
+        assert_eq!(render("a(b)c", &[&a, &b]), "a c");
+        let n = 50_000;
+        let base = format!("f{}x{}g", "(".repeat(n), ")".repeat(n));
+        let edits: Vec<Edit> = (0..n)
+            .flat_map(|i| {
+                [
+                    Edit::delete_apart(1 + i..2 + i),
+                    Edit::delete_apart(2 + n + i..3 + n + i),
+                ]
+            })
+            .collect();
+        let edits: Vec<&Edit> = edits.iter().collect();
+        assert_eq!(render(&base, &edits), "f x g");
     }
 
     #[test]
