@@ -48,6 +48,13 @@ fn signed_exponents(text: &str) -> Cow<'_, str> {
     Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
 }
 
+/// The length (quotes included) from which a string value also loses characters. Short
+/// strings are mostly names and values a test reads whole (`"BSD-2-Clause"`), each costing
+/// a few failing calls to keep; long ones are data where the bytes are (a source map's
+/// `mappings`, an embedded image, a hash), and a field trial's source map kept 37 KB of
+/// one string that no word shrink could touch.
+const LONG_STRING: usize = 64;
+
 /// JSON documents (comments allowed, as JSON with comments has them).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Json;
@@ -132,10 +139,12 @@ impl Frontend for Json {
     }
 
     /// A string value loses words, as a JavaScript string does (an escape is one
-    /// character); a member's name, followed by its `:`, keeps them.
+    /// character), and a long one characters too; a member's name, followed by its `:`,
+    /// keeps them.
     fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
         let name = text[node.span.end..].trim_start().starts_with(':');
-        if node.label != "string" || grain != Grain::Words || name {
+        let short = node.span.len() < LONG_STRING;
+        if node.label != "string" || name || (grain == Grain::Characters && short) {
             return Vec::new();
         }
         super::javascript::string_units(text, node.span.clone(), grain)
@@ -207,6 +216,16 @@ mod tests {
             .collect();
         // `three`, two spaces, `short`, `words`; then `x`, a space, `y`.
         assert_eq!(words, vec![5, 3]);
+        // Characters: only in long strings.
+        let long = "x".repeat(70);
+        let text = format!("[\"ab\", \"{long}\"]");
+        let tree = Json.parse(&text).unwrap();
+        let characters: Vec<usize> = tree
+            .ids()
+            .map(|id| Json.units(&text, tree.node(id), Grain::Characters).len())
+            .filter(|&n| n > 0)
+            .collect();
+        assert_eq!(characters, vec![70]);
     }
 
     #[test]
