@@ -335,7 +335,24 @@ fn take_separator(out: &mut Vec<(Range<usize>, &str)>, separators: &[Separator])
     };
     let token = separator.token.clone();
     // Splices between the separator and the run (a comment's deletion) stay where they are.
-    let at = out.partition_point(|(span, _)| span.start < token.start);
+    let mut at = out.partition_point(|(span, _)| span.start < token.start);
+    // Deletions inside the separator's bytes (a comment before the comma: `"a" /* c */,`)
+    // go with it, or the comma would stay after the new last item (JSON has no trailing
+    // comma).
+    let inside = out[at..]
+        .iter()
+        .take_while(|(s, text)| text.is_empty() && s.end <= token.end)
+        .count();
+    let before_clear = out[..at].last().is_none_or(|(s, _)| s.end <= token.start);
+    if inside > 0
+        && before_clear
+        && out
+            .get(at + inside)
+            .is_none_or(|(s, _)| s.start >= token.end)
+    {
+        out.drain(at..at + inside);
+    }
+    at = out.partition_point(|(span, _)| span.start < token.start);
     let clear = out[..at].last().is_none_or(|(s, _)| s.end <= token.start)
         && out.get(at).is_none_or(|(s, _)| s.start >= token.end);
     if !clear {
@@ -355,6 +372,26 @@ mod tests {
 
     fn del(a: usize, b: usize) -> Edit {
         Edit::delete(a..b)
+    }
+
+    /// A comment deleted between the new last item and the separator goes with the
+    /// separator: no trailing comma stays.
+    #[test]
+    fn a_comment_before_the_separator_goes_with_it() {
+        let base = "[1 /* c */,\n 2\n]";
+        let separators: std::sync::Arc<[Separator]> = vec![Separator {
+            token: 2..11,
+            reach: 13,
+            joined: 11,
+        }]
+        .into();
+        let last = Edit {
+            separators: Some(separators),
+            ..Edit::delete(12..15)
+        };
+        let comment = del(2, 10);
+        assert_eq!(render(base, &[&comment, &last]), "[1\n]");
+        assert_eq!(render(base, &[&last]), "[1\n]");
     }
 
     /// Adjacent deletions that would join two words leave one space, before the first of
