@@ -46,7 +46,7 @@ pub struct Cli {
     /// Where to write the result [default: <stem>.reduced.<ext> beside the input].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Input format [default: by extension; .html and unknown ones beginning with < are XML when well-formed, else HTML (.html, .htm, or a text opening with <!DOCTYPE html or <html) or lines; unknown ones beginning with { or [ are JSON when they parse as JSON].
+    /// Input format [default: by extension; .html and unknown ones beginning with < are XML when well-formed, else HTML (.html, .htm, or a text opening with <!DOCTYPE html or <html) or lines; unknown ones beginning with { or [ are JSON when they parse as JSON; .jsonc that does not parse as JSON (trailing commas) is lines].
     #[arg(long, value_parser = ["xml", "html", "js", "json", "lines"])]
     pub format: Option<String>,
     /// List strategy.

@@ -203,10 +203,12 @@ impl Format {
     /// text that is not well-formed XML under an unknown name when it begins like an HTML
     /// page (`<!DOCTYPE html`, `<html`), while other markup-like texts (templates, PHP)
     /// stay lines; and JSON for a text under such a name that begins with `{` or `[` and
-    /// parses as JSON.
+    /// parses as JSON, while a `.jsonc` file that does not (a trailing comma) is lines.
     pub fn detect(path: &Path, text: &str) -> Self {
         if Self::may_be_json(path, text) && Json.is_valid(text) {
             Format::Json
+        } else if Self::is_jsonc(path) && !Json.is_valid(text) {
+            Format::Lines
         } else if !Self::may_be_markup(path, text) {
             Self::from_path(path)
         } else if Self::from_path(path) == Format::Html {
@@ -229,10 +231,17 @@ impl Format {
     /// that is not well-formed XML (with where the XML parser stopped: an XHTML page with
     /// one slip is better mended); `None` where the choice goes without saying.
     pub fn detection_note(path: &Path, text: &str, format: Format) -> Option<String> {
+        let name = path.display();
+        if Self::is_jsonc(path) && format == Format::Lines {
+            let error = Json.parse_to(text, 1).err()?;
+            return Some(format!(
+                "note: {name} is not JSON that treereduce reads ({}:{}: {}; JSON with comments may also have trailing commas); reducing it by lines (--format lines silences this note)",
+                error.line, error.column, error.message
+            ));
+        }
         if !Self::may_be_markup(path, text) {
             return None;
         }
-        let name = path.display();
         let named_html = Self::from_path(path) == Format::Html;
         if format == Format::Xml {
             return named_html.then(|| {
@@ -313,6 +322,13 @@ impl Format {
     fn may_be_markup(path: &Path, text: &str) -> bool {
         matches!(Self::from_path(path), Format::Lines | Format::Html)
             && Self::unsaid(path, text, &['<'])
+    }
+
+    /// True when `path` is named `.jsonc`: JSON with comments, where editors and
+    /// TypeScript also take trailing commas, which the JSON front end does not read.
+    fn is_jsonc(path: &Path) -> bool {
+        path.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("jsonc"))
     }
 
     /// True when `path`'s name does not say which format `text` is in nor that it is

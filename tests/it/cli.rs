@@ -300,6 +300,19 @@ fn json_files_reduce_as_json() {
     let out = treereduce(dir.path(), &["bad.json", "./t.sh", "-q"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("bad.json:2:"), "{}", stderr(&out));
+    // JSON with comments may have trailing commas (tsconfig, VS Code settings): by lines,
+    // with a note.
+    let jsonc = "{\n  // why\n  \"a\": 1,\n  \"b\": \"keep\",\n}\n";
+    std::fs::write(dir.path().join("s.jsonc"), jsonc).unwrap();
+    let out = treereduce(dir.path(), &["s.jsonc", "./t.sh", "-j", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("reducing it by lines"),
+        "{}",
+        stderr(&out)
+    );
+    let result = std::fs::read_to_string(dir.path().join("s.reduced.jsonc")).unwrap();
+    assert_eq!(result, "\"b\": \"keep\",\n");
 }
 
 /// A chain of objects, each the value of its parent's only member, costs a few calls, not
