@@ -723,7 +723,7 @@ impl<'a> Driver<'a> {
                         _ => self.chain(tree, index, depth, &lists, &self.needed),
                     };
                     if let (Some(chain), Some(limit)) = (&chain, tree.limit())
-                        && chain.below + 1 >= limit
+                        && (chain.below + 1 >= limit || chain.unsure)
                     {
                         deeper = Some(2 * limit);
                         continue;
@@ -875,6 +875,13 @@ impl<'a> Driver<'a> {
         }
         let (inner, beside): (Vec<NodeId>, Vec<NodeId>) =
             list.iter().partition(|&&id| holds_deletable(tree, id));
+        // Nodes that only may hold something deletable (the tree was cut under them) make
+        // the answer wait for a deeper tree.
+        let unsure =
+            |inner: &[NodeId]| inner.len() > 1 && inner.iter().any(|&id| !holds_built(tree, id));
+        if unsure(&inner) {
+            return Some(Chain::unsure(depth, tree.root()));
+        }
         let &[head] = inner.as_slice() else {
             return None;
         };
@@ -884,7 +891,12 @@ impl<'a> Driver<'a> {
             bottom: head,
             below: depth,
             beside,
+            unsure: false,
         };
+        // Whether the chain went on to the last depth built: in a cut tree, it may go on
+        // below (past depths with nothing to delete, the chain's last node need not be on
+        // the depth above the cut).
+        let mut open = true;
         for (below, nodes) in index
             .iter()
             .enumerate()
@@ -897,6 +909,7 @@ impl<'a> Driver<'a> {
                 .flatten()
                 .collect();
             if items.len() > WIDE {
+                open = false;
                 break;
             }
             // A depth of wrappers that may not go (an object that is a member's value, a
@@ -906,7 +919,12 @@ impl<'a> Driver<'a> {
             }
             let (inner, leaves): (Vec<NodeId>, Vec<NodeId>) =
                 items.into_iter().partition(|&id| holds_deletable(tree, id));
+            if unsure(&inner) {
+                chain.unsure = true;
+                break;
+            }
             let &[next] = inner.as_slice() else {
+                open = false;
                 break;
             };
             // Inside the chain's last node, not under a sibling that cannot be deleted.
@@ -915,6 +933,7 @@ impl<'a> Driver<'a> {
                 up = tree.node(id).parent;
             }
             if up != Some(chain.bottom) {
+                open = false;
                 break;
             }
             chain.bottom = next;
@@ -922,7 +941,10 @@ impl<'a> Driver<'a> {
             chain.below = u32::try_from(below).ok()?;
             chain.beside.extend(leaves);
         }
-        (chain.bottom != head).then_some(chain)
+        if open && tree.limit().is_some() {
+            chain.unsure = true;
+        }
+        (chain.bottom != head || chain.unsure).then_some(chain)
     }
 
     /// One later round of HDD*, from the deepest depth up. Its lists hold what the first
@@ -2065,7 +2087,15 @@ impl<'a> Driver<'a> {
                         Following::Depth(depth) => (depth, None),
                         _ => return None,
                     };
-                    match self.depth_items(base, edits, text, depth, gallop, &needed) {
+                    match self.depth_items(
+                        base,
+                        edits,
+                        text,
+                        depth,
+                        gallop,
+                        gallop.is_some(),
+                        &needed,
+                    ) {
                         DepthList::Found { items, at } => (
                             NextList::deletions(items, dense),
                             at.map_or(Following::Unknown, |at| Following::Depth(at + 1)),
@@ -2233,7 +2263,10 @@ impl<'a> Driver<'a> {
 
     /// The items of the first HDD deletion list from `depth` on in `text` (`base` with
     /// `edits`), as `hdd` makes it: the first depth with something to delete, or the
-    /// deepest node of a chain that depth heads. Its tree is kept for the pass.
+    /// deepest node of a chain that depth heads. Its tree is kept for the pass. With a
+    /// `gallop`, `text` follows a chain's probe that went. The depths settled are passed
+    /// over unless `unsettled` (after a probe that went, none is).
+    #[allow(clippy::too_many_arguments)]
     fn depth_items(
         &mut self,
         base: &str,
@@ -2241,6 +2274,7 @@ impl<'a> Driver<'a> {
         text: &str,
         depth: u32,
         gallop: Option<Gallop>,
+        unsettled: bool,
         needed: &Needed,
     ) -> DepthList {
         let text_key = key(text);
@@ -2262,7 +2296,7 @@ impl<'a> Driver<'a> {
             let index = tree.depth_index();
             // After a chain's probe took its deepest node, no depth is settled.
             let found = (depth as usize..index.len())
-                .filter(|&at| gallop.is_some() || !self.settled_at(at, unchanged))
+                .filter(|&at| unsettled || !self.settled_at(at, unchanged))
                 .map(|at| (at, self.lists(&tree, &index[at], needed)))
                 .find(|(_, lists)| lists.iter().any(|list| !list.is_empty()));
             let Some((at, lists)) = found else {
@@ -2286,7 +2320,7 @@ impl<'a> Driver<'a> {
             let items = match (chain, tree.limit()) {
                 // As in `hdd`: a chain reaching the depth the tree was built to asks for a
                 // tree twice as deep.
-                (Some(chain), Some(built)) if chain.below + 1 >= built => {
+                (Some(chain), Some(built)) if chain.below + 1 >= built || chain.unsure => {
                     limit = 2 * built;
                     continue;
                 }
@@ -2297,7 +2331,10 @@ impl<'a> Driver<'a> {
                         .unwrap_or_default();
                     if beside.is_empty() {
                         self.ready = Some((text_key, tree));
-                        return self.depth_items(base, edits, text, chain.below + 1, None, needed);
+                        // The search is over after a probe that went: the depths
+                        // below are not settled either.
+                        let below = chain.below + 1;
+                        return self.depth_items(base, edits, text, below, None, unsettled, needed);
                     }
                     DepthList::Found {
                         items: beside,
@@ -2535,6 +2572,23 @@ struct Chain {
     below: u32,
     /// The deletable leaves of the chain's depths below its head.
     beside: Vec<NodeId>,
+    /// True when where the chain goes on is known only in a deeper tree: a depth holds
+    /// more than one node that may hold deletable ones, some only because the tree was
+    /// cut under them.
+    unsure: bool,
+}
+
+impl Chain {
+    /// A chain that only a deeper tree tells (see [`Chain::unsure`]).
+    fn unsure(depth: u32, root: NodeId) -> Self {
+        Chain {
+            path: Vec::new(),
+            bottom: root,
+            below: depth,
+            beside: Vec::new(),
+            unsure: true,
+        }
+    }
 }
 
 /// Where the search for the shallowest node of a chain that may go stands (see
@@ -2695,6 +2749,20 @@ fn thinned_whitespace(text: &str, tree: &Tree) -> Vec<Vec<Edit>> {
             (!edits.is_empty()).then_some(edits)
         })
         .collect()
+}
+
+/// True when a deletable node lies under `id` in `tree` as built (what may lie below its
+/// cut aside): a node that holds one for sure.
+fn holds_built(tree: &Tree, id: NodeId) -> bool {
+    let mut stack: Vec<NodeId> = tree.node(id).children.clone();
+    while let Some(next) = stack.pop() {
+        let node = tree.node(next);
+        if node.deletable() {
+            return true;
+        }
+        stack.extend(node.children.iter().copied());
+    }
+    false
 }
 
 /// True when a deletable node (formatting aside) lies under `id`, or may lie there below

@@ -315,36 +315,37 @@ fn json_files_reduce_as_json() {
     assert_eq!(result, "\"b\": \"keep\",\n");
 }
 
+/// Reduces `text`, saved as `name` (`<stem>.<ext>`) beside a test `t.sh` running `test`,
+/// at `-j 1`: the result and the number of oracle calls.
+fn reduce_counting(name: &str, text: &str, test: &str) -> (String, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "t.sh", test);
+    std::fs::write(dir.path().join(name), text).unwrap();
+    let args = [name, "./t.sh", "-q", "-j", "1", "--stats-json", "s.json"];
+    let out = treereduce(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (stem, ext) = name.split_once('.').unwrap();
+    let reduced = dir.path().join(format!("{stem}.reduced.{ext}"));
+    let result = std::fs::read_to_string(reduced).unwrap();
+    let stats = std::fs::read_to_string(dir.path().join("s.json")).unwrap();
+    (result, crate::fixtures::json_number(&stats, "oracle_calls"))
+}
+
 /// A chain of objects, each the value of its parent's only member, costs a few calls, not
 /// one per level: the chain rule passes through the objects (which may not go; their
 /// members may) to the deepest member, as it does through arrays.
 #[test]
 fn a_chain_of_json_objects_is_probed_at_its_bottom() {
-    let dir = tempfile::tempdir().unwrap();
-    script(dir.path(), "t.sh", "grep -q '\"x\"' \"$1\"");
     let levels = 100;
     let text = format!(
         "{}{{\"x\": 1, \"y\": 2}}{}\n",
         "{\"a\": ".repeat(levels),
         "}".repeat(levels)
     );
-    std::fs::write(dir.path().join("c.json"), text).unwrap();
-    let args = [
-        "c.json",
-        "./t.sh",
-        "-q",
-        "-j",
-        "1",
-        "--stats-json",
-        "s.json",
-    ];
-    let out = treereduce(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let result = std::fs::read_to_string(dir.path().join("c.reduced.json")).unwrap();
+    let (result, calls) = reduce_counting("c.json", &text, "grep -q '\"x\"' \"$1\"");
     assert_eq!(result, "{\"x\": 1}\n");
-    let stats = std::fs::read_to_string(dir.path().join("s.json")).unwrap();
     // About one call per level before (113).
-    assert_eq!(crate::fixtures::json_number(&stats, "oracle_calls"), 25);
+    assert_eq!(calls, 15);
 }
 
 /// A test that needs some depth of a deep chain (a parser that fails past a nesting
@@ -353,27 +354,36 @@ fn a_chain_of_json_objects_is_probed_at_its_bottom() {
 /// cost two calls a level.
 #[test]
 fn a_chain_keeps_the_depth_a_test_needs_in_logarithmic_calls() {
-    let dir = tempfile::tempdir().unwrap();
-    script(
-        dir.path(),
-        "t.sh",
-        "[ \"$(grep -o '<a>' \"$1\" | wc -l)\" -ge 500 ]",
-    );
     let levels = 2000;
     let text = format!(
         "<r>{}x{}</r>\n",
         "<a>".repeat(levels),
         "</a>".repeat(levels)
     );
-    std::fs::write(dir.path().join("d.xml"), text).unwrap();
-    let args = ["d.xml", "./t.sh", "-q", "-j", "1", "--stats-json", "s.json"];
-    let out = treereduce(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let result = std::fs::read_to_string(dir.path().join("d.reduced.xml")).unwrap();
+    let test = "[ \"$(grep -o '<a>' \"$1\" | wc -l)\" -ge 500 ]";
+    let (result, calls) = reduce_counting("d.xml", &text, test);
     assert_eq!(result.matches("<a>").count(), 500);
-    let stats = std::fs::read_to_string(dir.path().join("s.json")).unwrap();
     // 1016 before.
-    assert_eq!(crate::fixtures::json_number(&stats, "oracle_calls"), 35);
+    assert_eq!(calls, 35);
+}
+
+/// Nested objects with a member beside the one that nests (`{"k": 0, "v": {...}}`): the
+/// member's value lies one depth below where the tree was built, which had made the chain
+/// rule stop (two nodes that might hold deletable ones) and cost a call per level; a tree
+/// built deeper tells, and the depth the test needs is searched for.
+#[test]
+fn a_chain_of_json_objects_with_members_beside_is_searched() {
+    let levels = 300;
+    let text = format!(
+        "{}1{}\n",
+        "{\"k\": 0, \"v\": ".repeat(levels),
+        "}".repeat(levels)
+    );
+    let test = "[ \"$(grep -o '{' \"$1\" | wc -l)\" -ge 100 ]";
+    let (result, calls) = reduce_counting("n.json", &text, test);
+    assert_eq!(result.matches('{').count(), 100);
+    // About one call per level before (201).
+    assert_eq!(calls, 28);
 }
 
 /// In the lines format blank texts differ (the number of lines is content): a test that
