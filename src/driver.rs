@@ -880,7 +880,7 @@ impl<'a> Driver<'a> {
         let unsure =
             |inner: &[NodeId]| inner.len() > 1 && inner.iter().any(|&id| !holds_built(tree, id));
         if unsure(&inner) {
-            return Some(Chain::unsure(depth, tree.root()));
+            return Some(Chain::unsure(depth));
         }
         let &[head] = inner.as_slice() else {
             return None;
@@ -888,7 +888,6 @@ impl<'a> Driver<'a> {
         let built = tree.limit().map_or(index.len(), |limit| limit as usize);
         let mut chain = Chain {
             path: vec![head],
-            bottom: head,
             below: depth,
             beside,
             unsure: false,
@@ -932,11 +931,10 @@ impl<'a> Driver<'a> {
             while let Some(id) = up.filter(|&id| tree.node(id).depth > chain.below) {
                 up = tree.node(id).parent;
             }
-            if up != Some(chain.bottom) {
+            if up != chain.path.last().copied() {
                 open = false;
                 break;
             }
-            chain.bottom = next;
             chain.path.push(next);
             chain.below = u32::try_from(below).ok()?;
             chain.beside.extend(leaves);
@@ -944,7 +942,7 @@ impl<'a> Driver<'a> {
         if open && tree.limit().is_some() {
             chain.unsure = true;
         }
-        (chain.bottom != head || chain.unsure).then_some(chain)
+        (chain.path.len() > 1 || chain.unsure).then_some(chain)
     }
 
     /// One later round of HDD*, from the deepest depth up. Its lists hold what the first
@@ -2564,11 +2562,9 @@ fn assumed_edits<'w>(
 
 /// A chain of nodes below a depth's only item (see [`Driver::chain`]).
 struct Chain {
-    /// The chain's nodes, from its head to its deepest node.
+    /// The chain's nodes, from its head to its deepest node (none for an unsure one).
     path: Vec<NodeId>,
-    /// The deepest node of the chain.
-    bottom: NodeId,
-    /// Its depth.
+    /// The depth of its deepest node.
     below: u32,
     /// The deletable leaves of the chain's depths below its head.
     beside: Vec<NodeId>,
@@ -2580,10 +2576,9 @@ struct Chain {
 
 impl Chain {
     /// A chain that only a deeper tree tells (see [`Chain::unsure`]).
-    fn unsure(depth: u32, root: NodeId) -> Self {
+    fn unsure(depth: u32) -> Self {
         Chain {
             path: Vec::new(),
-            bottom: root,
             below: depth,
             beside: Vec::new(),
             unsure: true,
@@ -2751,24 +2746,22 @@ fn thinned_whitespace(text: &str, tree: &Tree) -> Vec<Vec<Edit>> {
         .collect()
 }
 
-/// True when a deletable node lies under `id` in `tree` as built (what may lie below its
-/// cut aside): a node that holds one for sure.
-fn holds_built(tree: &Tree, id: NodeId) -> bool {
-    let mut stack: Vec<NodeId> = tree.node(id).children.clone();
-    while let Some(next) = stack.pop() {
-        let node = tree.node(next);
-        if node.deletable() {
-            return true;
-        }
-        stack.extend(node.children.iter().copied());
-    }
-    false
-}
-
 /// True when a deletable node (formatting aside) lies under `id`, or may lie there below
 /// the depth `tree` was built to.
 fn holds_deletable(tree: &Tree, id: NodeId) -> bool {
-    let cut = |node: &Node| tree.limit() == Some(node.depth);
+    holds(tree, id, true)
+}
+
+/// True when a deletable node lies under `id` in `tree` as built (what may lie below its
+/// cut aside): a node that holds one for sure.
+fn holds_built(tree: &Tree, id: NodeId) -> bool {
+    holds(tree, id, false)
+}
+
+/// True when a deletable node lies under `id`, or, with `below_cut`, when `id` or a node
+/// under it stands at the depth `tree` was built to (what lies below is not known).
+fn holds(tree: &Tree, id: NodeId, below_cut: bool) -> bool {
+    let cut = |node: &Node| below_cut && tree.limit() == Some(node.depth);
     if cut(tree.node(id)) {
         return true;
     }

@@ -335,26 +335,23 @@ fn take_separator(out: &mut Vec<(Range<usize>, &str)>, separators: &[Separator])
     };
     let token = separator.token.clone();
     // Splices between the separator and the run (a comment's deletion) stay where they are.
-    let mut at = out.partition_point(|(span, _)| span.start < token.start);
+    let at = out.partition_point(|(span, _)| span.start < token.start);
+    let before_clear = out[..at].last().is_none_or(|(s, _)| s.end <= token.start);
     // Deletions inside the separator's bytes (a comment before the comma: `"a" /* c */,`)
     // go with it, or the comma would stay after the new last item (JSON has no trailing
-    // comma).
+    // comma). What follows them keeps its place in `out` at `at`.
     let inside = out[at..]
         .iter()
         .take_while(|(s, text)| text.is_empty() && s.end <= token.end)
         .count();
-    let before_clear = out[..at].last().is_none_or(|(s, _)| s.end <= token.start);
-    if inside > 0
-        && before_clear
+    if before_clear
         && out
             .get(at + inside)
             .is_none_or(|(s, _)| s.start >= token.end)
     {
         out.drain(at..at + inside);
     }
-    at = out.partition_point(|(span, _)| span.start < token.start);
-    let clear = out[..at].last().is_none_or(|(s, _)| s.end <= token.start)
-        && out.get(at).is_none_or(|(s, _)| s.start >= token.end);
+    let clear = before_clear && out.get(at).is_none_or(|(s, _)| s.start >= token.end);
     if !clear {
         // Something else was edited on the separator: leave it.
         out.push((start..run.end, ""));

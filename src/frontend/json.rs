@@ -68,32 +68,28 @@ fn holds_a_value(text: &str) -> bool {
     })
 }
 
-/// The error of a text that parses but holds no value.
-fn no_value() -> SyntaxError {
-    SyntaxError {
-        line: 1,
-        column: 1,
-        message: String::from("no JSON value in the text"),
+/// `tree`, parsed from `text`, unless `text` holds no value (only comments and
+/// whitespace), which no JSON parser reads.
+fn valued(text: &str, tree: Result<Tree, SyntaxError>) -> Result<Tree, SyntaxError> {
+    let tree = tree?;
+    if holds_a_value(text) {
+        Ok(tree)
+    } else {
+        Err(SyntaxError {
+            line: 1,
+            column: 1,
+            message: String::from("no JSON value in the text"),
+        })
     }
 }
 
 impl Frontend for Json {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        let tree = GRAMMAR.parse(text)?;
-        if holds_a_value(text) {
-            Ok(tree)
-        } else {
-            Err(no_value())
-        }
+        valued(text, GRAMMAR.parse(text))
     }
 
     fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
-        let tree = GRAMMAR.parse_to(text, Some(depth))?;
-        if holds_a_value(text) {
-            Ok(tree)
-        } else {
-            Err(no_value())
-        }
+        valued(text, GRAMMAR.parse_to(text, Some(depth)))
     }
 
     fn parse_edited_to(
@@ -103,12 +99,7 @@ impl Frontend for Json {
         text: &str,
         depth: Option<u32>,
     ) -> Result<Tree, SyntaxError> {
-        let tree = GRAMMAR.parse_edited_to(base, edits, text, depth)?;
-        if holds_a_value(text) {
-            Ok(tree)
-        } else {
-            Err(no_value())
-        }
+        valued(text, GRAMMAR.parse_edited_to(base, edits, text, depth))
     }
 
     fn is_valid(&self, text: &str) -> bool {
