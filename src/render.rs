@@ -92,15 +92,25 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
     if let Some(separators) = tail {
         take_separator(&mut out, separators);
     }
-    let mut lines: Vec<&Line> = edits
-        .iter()
-        .filter(|e| e.is_deletion())
-        .filter_map(|e| e.line.as_ref())
-        .collect();
-    if !lines.is_empty() {
-        lines.sort_by_key(|l| (l.content.start, l.content.end));
-        lines.dedup();
-        take_lines(&mut out, &lines);
+    // Lines first: a line taken whole may join the deletions before and after it into
+    // one run that empties a list (`{\n  a();\n  b(); c();\n}`).
+    fn line(e: &Edit) -> Option<&Line> {
+        e.line.as_ref()
+    }
+    fn hollow(e: &Edit) -> Option<&Line> {
+        e.hollow.as_ref()
+    }
+    for field in [line, hollow] {
+        let mut lines: Vec<&Line> = edits
+            .iter()
+            .filter(|e| e.is_deletion())
+            .filter_map(|e| field(e))
+            .collect();
+        if !lines.is_empty() {
+            lines.sort_by_key(|l| (l.content.start, l.content.end));
+            lines.dedup();
+            take_lines(&mut out, &lines);
+        }
     }
     keep_last_line_open(base, &mut out);
     if edits.iter().any(|e| e.apart) {

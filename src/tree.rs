@@ -31,6 +31,12 @@ pub struct Edit {
     /// For the deletion of a node that shares its line with others: the line (see
     /// [`Line`]).
     pub line: Option<Line>,
+    /// For the deletion of an item of a bracketed list (or of a comment in it): the
+    /// brackets' inside, as a [`Line`] whose `content` runs from the first byte other than
+    /// a blank to the last and whose `whole` is all between the brackets. When the
+    /// deletions of a candidate, merged, take all of `content`, they take `whole` too, so
+    /// that a list emptied over several lines is `{}`, not `{` and `}` on two lines.
+    pub hollow: Option<Line>,
     /// For a deletion around a piece of code that stays (a hoist): when what comes before
     /// it and after it in the candidate would fuse into one token (two words, `/` and `/`,
     /// see [`crate::render::would_fuse`]), a space is left instead (`return{b:l.x}`
@@ -85,6 +91,7 @@ impl Edit {
             text,
             separators: None,
             line: None,
+            hollow: None,
             apart: false,
             carry: None,
         }
@@ -154,6 +161,8 @@ pub struct Node {
     /// For a node that shares its line with others: the line its deletion may take along
     /// (see [`Line`]).
     pub line: Option<Line>,
+    /// For an item of a bracketed list: the brackets' inside (see [`Edit::hollow`]).
+    pub hollow: Option<Line>,
     /// Ways to rewrite the node other than deleting it (placeholder, unwrap, hoist), smallest
     /// result first. Each is a set of edits inside `span`; expressing an unwrap as the
     /// deletion of two tags lets rewrites of nested nodes compose.
@@ -189,6 +198,7 @@ impl Node {
             also: Vec::new(),
             separators: None,
             line: None,
+            hollow: None,
             alternatives: Vec::new(),
             parent: None,
             depth: 0,
@@ -197,11 +207,13 @@ impl Node {
     }
 
     /// The edit that deletes the node's own span (`None` when it cannot be deleted), with
-    /// the separators and the line that go along with it (see [`Separator`], [`Line`]).
+    /// the separators, the line and the brackets' inside that go along with it (see
+    /// [`Separator`], [`Line`], [`Edit::hollow`]).
     pub fn deletion(&self) -> Option<Edit> {
         Some(Edit {
             separators: self.separators.clone(),
             line: self.line.clone(),
+            hollow: self.hollow.clone(),
             ..Edit::delete(self.delete.clone()?)
         })
     }

@@ -836,6 +836,42 @@ mod tests {
         );
     }
 
+    /// A list whose items all go is left with nothing between its brackets (`{}`, not `{`
+    /// and `}` on two lines), however many went and whatever lines they stood on; a comment
+    /// left inside keeps its brackets' lines, and a list partly emptied keeps its layout.
+    #[test]
+    fn an_emptied_list_closes_up() {
+        let text = "function f() {\n  a();\n  b(); c();\n}\nvar o = { p: 1 };\n\
+                    g([\n  1,\n  2\n], h(\n  x\n));\nclass K {\n  m() {}\n  // note\n}\n";
+        let mut seen = Vec::new();
+        every_valid_deletion(text, |out| {
+            for open in ["{\n", "[\n", "(\n"] {
+                let close = match open {
+                    "{\n" => '}',
+                    "[\n" => ']',
+                    _ => ')',
+                };
+                for (at, _) in out.match_indices(open) {
+                    let rest = out[at + 2..].trim_start_matches([' ', '\n']);
+                    assert!(!rest.starts_with(close), "{open:?} left open:\n{out}");
+                }
+            }
+            assert!(!out.contains("{ }"), "a space left in braces:\n{out}");
+            seen.push(out.to_string());
+        });
+        for want in [
+            "function f() {}\n",
+            "var o = {};\n",
+            "g([], h());\n",
+            "class K {\n  // note\n}\n",
+        ] {
+            assert!(
+                seen.iter().any(|out| out.contains(want)),
+                "no candidate holds {want:?}"
+            );
+        }
+    }
+
     /// Statements side by side on a line take the line with them when they all go, at the
     /// start, in the middle and at the end of a text (they left a blank line: `x(); y();`
     /// gave an empty first line), and a comment sharing a line with code counts as one of

@@ -1150,6 +1150,8 @@ impl Grammar {
             leads: Vec<(&'t str, Option<&'t str>)>,
             /// For a separated list's last item (see [`Node::separators`]).
             separators: Option<Arc<[Separator]>>,
+            /// For an item of a bracketed list (see [`Node::hollow`]).
+            hollow: Option<Line>,
         }
         let mut tree = Tree::new(text.len());
         let uses = if self
@@ -1183,6 +1185,7 @@ impl Grammar {
             position: None,
             leads: Vec::new(),
             separators: None,
+            hollow: None,
         }];
         while let Some(p) = stack.pop() {
             let info = self.info(p.node);
@@ -1192,6 +1195,7 @@ impl Grammar {
             } else if info.comment {
                 let mut node = leaf(text, NodeKind::Comment, p.node, p.delete, Vec::new());
                 node.line = line_of(&node);
+                node.hollow = p.hollow;
                 tree.push(p.parent, node);
                 continue;
             } else {
@@ -1203,6 +1207,7 @@ impl Grammar {
                     let mut node = leaf(text, NodeKind::Element, p.node, p.delete, alternatives);
                     node.separators = p.separators;
                     node.line = line_of(&node);
+                    node.hollow = p.hollow.filter(|_| p.in_list);
                     tree.push(p.parent, node)
                 }
             };
@@ -1219,6 +1224,11 @@ impl Grammar {
                 stays_valid: items_stay_valid,
                 tail,
             } = self.child_deletes(text, p.node, parent, &children);
+            let hollow = info
+                .list
+                .and_then(|i| self.lists.get(i))
+                .filter(|list| !list.exact)
+                .and_then(|_| hollow(text, &children));
             for (i, (child, field)) in children.iter().enumerate().rev() {
                 if !child.is_named() {
                     continue;
@@ -1253,6 +1263,7 @@ impl Grammar {
                     position: Some((p.node, *field)),
                     leads,
                     separators,
+                    hollow: hollow.clone(),
                 });
             }
         }
@@ -1823,6 +1834,25 @@ fn item_span(text: &str, start: usize, end: usize) -> Range<usize> {
         // Last on its line: no space is left at the end of the line.
         s..end
     }
+}
+
+/// The inside of a list between its brackets (`{`, `[` or `(` first among `children`, its
+/// match last), when blanks stand around what it holds (see [`Edit::hollow`]).
+fn hollow(text: &str, children: &[(TsNode, Option<&str>)]) -> Option<Line> {
+    let (open, close) = (children.first()?.0, children.last()?.0);
+    if open.is_named() || close.is_named() || children.len() < 3 {
+        return None;
+    }
+    let pair = (&text[open.byte_range()], &text[close.byte_range()]);
+    if !matches!(pair, ("{", "}") | ("[", "]") | ("(", ")")) {
+        return None;
+    }
+    let whole = open.end_byte()..close.start_byte();
+    let inside = &text[whole.clone()];
+    let first = inside.find(|c: char| !c.is_ascii_whitespace())?;
+    let last = inside.rfind(|c: char| !c.is_ascii_whitespace())? + 1;
+    let content = whole.start + first..whole.start + last;
+    (content != whole).then_some(Line { content, whole })
 }
 
 /// The line that the deletion span `delete` lies in, when it lies in one line and does
