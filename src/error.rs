@@ -53,13 +53,15 @@ pub enum Error {
     #[error("{path}: the input is empty; there is nothing to reduce")]
     Empty { path: PathBuf },
     /// The input does not parse in its format.
-    #[error("{path}:{line}:{column}: {message} (is this really {format}? try --format lines)")]
+    #[error("{path}:{line}:{column}: {message} (is this really {format}? try {instead})")]
     Syntax {
         path: PathBuf,
         line: u32,
         column: u32,
         message: String,
         format: &'static str,
+        /// The formats to try instead (`--format lines`).
+        instead: &'static str,
     },
     /// The test command cannot be run.
     #[error("cannot run the test {command}: {reason}")]

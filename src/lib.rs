@@ -223,6 +223,7 @@ pub fn run(config: &Config) -> Result<Summary> {
             column: e.column,
             message: e.message,
             format: format.name(),
+            instead: format.instead(&original),
         })?;
     let output = config.output_path();
     if output::same_file(&output, &config.input) {

@@ -309,6 +309,21 @@ impl Format {
         false
     }
 
+    /// The formats to suggest when `text` does not parse in this one: HTML too for markup
+    /// that opens like a page or has an HTML body (tag soup named `.xhtml` or `.xml`).
+    pub fn instead(self, text: &str) -> &'static str {
+        let lower = |needle: &str| {
+            text.as_bytes()
+                .windows(needle.len())
+                .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+        };
+        if self == Format::Xml && (Self::begins_like_html(text) || lower("<body")) {
+            "--format html, or --format lines"
+        } else {
+            "--format lines"
+        }
+    }
+
     /// True when `text` opens (after a byte-order mark, whitespace and comments) with an
     /// HTML DOCTYPE or an `<html>` start tag, in any case.
     fn begins_like_html(text: &str) -> bool {

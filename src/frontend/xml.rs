@@ -492,15 +492,132 @@ struct Context {
 /// Parses `text` into a tree, with the nodes down to `limit` (all when `None`).
 fn parse_to(text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
     let masked = mask_undefined_entities(text);
-    let doc = roxmltree::Document::parse_with_options(&masked, options()).map_err(|e| {
-        let pos = e.pos();
-        SyntaxError {
-            line: pos.row,
-            column: pos.col,
-            message: e.to_string(),
-        }
-    })?;
+    let doc = roxmltree::Document::parse_with_options(&masked, options())
+        .map_err(|e| syntax_error(&masked, &e))?;
     Ok(build(text, &doc, limit))
+}
+
+/// What went wrong in `text`, where: roxmltree's message without the position it appends
+/// (the caller prints one), said plainly where roxmltree's words or place mislead (an
+/// element left open is named at its start tag, not at 1:1; a second root is called one).
+fn syntax_error(text: &str, e: &roxmltree::Error) -> SyntaxError {
+    let pos = e.pos();
+    let at = |offset: usize| {
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let start = before.rfind('\n').map_or(0, |i| i + 1);
+        SyntaxError {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(before[start..].chars().count() + 1).unwrap_or(u32::MAX),
+            message: String::new(),
+        }
+    };
+    let own = e.to_string();
+    let suffix = format!(" at {pos}");
+    let mut error = SyntaxError {
+        line: pos.row,
+        column: pos.col,
+        message: own.strip_suffix(&suffix).unwrap_or(&own).to_string(),
+    };
+    match e {
+        roxmltree::Error::UnclosedRootNode | roxmltree::Error::UnexpectedEndOfStream => {
+            if let Some((name, offset)) = open_elements(text).0.last() {
+                error = SyntaxError {
+                    message: format!("<{name}> is never closed: the text ends inside it"),
+                    ..at(*offset)
+                };
+            }
+        }
+        roxmltree::Error::UnknownToken(_) => {
+            let offset = offset_of(text, pos.row, pos.col);
+            let (open, ended) = open_elements(&text[..offset]);
+            if ended && open.is_empty() {
+                error.message = String::from(
+                    "content after the root element has ended (an XML document has one root element; only comments and processing instructions may follow it)",
+                );
+            }
+        }
+        _ => {}
+    }
+    error
+}
+
+/// The byte offset of 1-based `line` and `column` (in characters) of `text`.
+fn offset_of(text: &str, line: u32, column: u32) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1) as usize)
+        .map(str::len)
+        .sum();
+    let rest = &text[start.min(text.len())..];
+    start
+        + rest
+            .char_indices()
+            .nth(column.saturating_sub(1) as usize)
+            .map_or(rest.len(), |(i, _)| i)
+}
+
+/// The elements open at the end of `text`, outermost first, each with the offset of its
+/// start tag, and whether an element at the top has ended: a scan of tags that passes over
+/// comments, processing instructions, CDATA sections, the DOCTYPE and quoted attribute
+/// values, for error messages only.
+fn open_elements(text: &str) -> (Vec<(&str, usize)>, bool) {
+    let mut open: Vec<(&str, usize)> = Vec::new();
+    let mut ended = false;
+    let mut pos = 0;
+    while let Some(i) = text[pos..].find('<') {
+        let start = pos + i;
+        let rest = &text[start..];
+        let skip_to = |end: &str| rest.find(end).map_or(text.len(), |e| start + e + end.len());
+        pos = if rest.starts_with("<!--") {
+            skip_to("-->")
+        } else if rest.starts_with("<?") {
+            skip_to("?>")
+        } else if rest.starts_with("<![CDATA[") {
+            skip_to("]]>")
+        } else if rest.starts_with("<!") {
+            doctype_end(text, start)
+        } else {
+            let closing = rest.starts_with("</");
+            let name_at = if closing { 2 } else { 1 };
+            let name_len = rest[name_at..]
+                .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
+                .unwrap_or(rest.len() - name_at);
+            let name = &rest[name_at..name_at + name_len];
+            // The tag's end: the first `>` outside quotes.
+            let mut quote = None;
+            let mut end = None;
+            for (j, b) in rest.bytes().enumerate().skip(name_at + name_len) {
+                match (quote, b) {
+                    (None, b'"' | b'\'') => quote = Some(b),
+                    (Some(q), _) if q == b => quote = None,
+                    (None, b'>') => {
+                        end = Some(j);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let Some(end) = end else {
+                if !closing {
+                    open.push((name, start));
+                }
+                break;
+            };
+            if closing {
+                if let Some(k) = open.iter().rposition(|(n, _)| *n == name) {
+                    open.truncate(k);
+                    ended |= k == 0;
+                }
+            } else if rest[..end].ends_with('/') {
+                ended |= open.is_empty();
+            } else if !name.is_empty() {
+                open.push((name, start));
+            }
+            start + end + 1
+        };
+    }
+    (open, ended)
 }
 
 fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {

@@ -113,6 +113,38 @@ fn malformed_xml_exits_2_with_line_and_column() {
     assert_eq!(stderr(&out).lines().count(), 1);
 }
 
+/// The errors whose place or words the XML parser gets wrong: an element left open is
+/// named where it opens (the parser says 1:1), a second root is called so (the parser says
+/// "unknown token"), the position is given once, and tag soup named `.xhtml` is pointed
+/// to the HTML front end.
+#[test]
+fn malformed_xml_errors_say_what_and_where() {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "t.sh", "exit 0");
+    for (text, want) in [
+        (
+            "<r>\n  <a>\n    <b x='>'>text</b>\n    <c>\n",
+            "a.xhtml:4:5: <c> is never closed",
+        ),
+        (
+            "<r/>\n<r/>\n",
+            "a.xhtml:2:1: content after the root element",
+        ),
+        (
+            "<html><body><p>a<br></p></body></html>",
+            "try --format html, or --format lines)",
+        ),
+    ] {
+        std::fs::write(dir.path().join("a.xhtml"), text).unwrap();
+        let out = treereduce(dir.path(), &["a.xhtml", "./t.sh"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(err.contains(want), "{text:?}: {err}");
+        assert!(!err.contains(" at 1:"), "the position twice: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
 #[test]
 fn invalid_utf8_exits_2_naming_the_offset() {
     let dir = tempfile::tempdir().unwrap();
