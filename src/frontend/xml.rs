@@ -367,6 +367,17 @@ fn prolog(text: &str, root_start: usize) -> (Option<Range<usize>>, Option<Range<
     (decl, doctype)
 }
 
+/// The span of the root element's name in the DOCTYPE at `span` (`<!DOCTYPE html>`).
+fn doctype_name(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+    let after = span.start + "<!DOCTYPE".len();
+    let rest = text.get(after..span.end)?;
+    let start = after + rest.find(|c: char| !is_xml_space(c))?;
+    let len = text[start..span.end]
+        .find(|c: char| is_xml_space(c) || c == '[' || c == '>')
+        .unwrap_or(span.end - start);
+    (len > 0).then_some(start..start + len)
+}
+
 /// The bytes of `markup` outside quoted literals (`"..."`, `'...'`), with their offsets;
 /// the quotes themselves are left out.
 fn unquoted(markup: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
@@ -628,13 +639,24 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
     // A DOCTYPE that defines entities the document uses cannot go.
     let doctype = doctype.map(|d| (d, !uses_custom_entities(&text[root_start..])));
     let decl = decl.map(|d| (d, true));
+    let root_name = text[root_start + 1..]
+        .split(|c: char| c.is_whitespace() || c == '/' || c == '>')
+        .next()
+        .unwrap_or_default();
     for (span, label) in [(decl, "#xml-declaration"), (doctype, "#doctype")] {
         if let Some((span, deletable)) = span {
             let delete = deletable.then(|| deletion_span(text, span.start, span.end));
-            let id = tree.push(
-                tree.root(),
-                Node::new(NodeKind::Comment, label.into(), span.clone(), delete),
-            );
+            let mut node = Node::new(NodeKind::Comment, label.into(), span.clone(), delete);
+            if label == "#doctype"
+                && let Some(name) = doctype_name(text, span.clone())
+                && text[name.clone()] != *root_name
+                && !text[name.clone()].eq_ignore_ascii_case("html")
+            {
+                // A root that rewrites of nested elements made in one candidate left
+                // under another name than the DOCTYPE's (see `add_element`).
+                node.alternatives = vec![vec![Edit::replace(name, root_name.to_string())]];
+            }
+            let id = tree.push(tree.root(), node);
             if label == "#doctype" {
                 add_declarations(text, &mut tree, id, span);
             }
@@ -795,6 +817,21 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         .any(|c| c.is_text() && c.text().is_some_and(|t| !t.chars().all(is_xml_space)));
     // Unwrapping must leave one element where one element is required.
     let single = elements.len() == 1 && !has_text;
+    // A root replaced by an element inside it renames the DOCTYPE that names it, so that
+    // a validating parser is not told that the root and the DTD disagree. Not `html`: to
+    // a browser that DOCTYPE chooses standards mode, and any other name quirks mode.
+    let doctype_name = at_top
+        .then(|| prolog(text, range.start).1)
+        .flatten()
+        .and_then(|span| doctype_name(text, span))
+        .filter(|span| text[span.clone()] == name && !name.eq_ignore_ascii_case("html"));
+    let renamed = |child: &roxmltree::Node| {
+        let span = doctype_name.clone()?;
+        let new = text[child.range().start + 1..]
+            .split(|c: char| c.is_whitespace() || c == '/' || c == '>')
+            .next()?;
+        Some(Edit::replace(span, new.to_string()))
+    };
     if !tag.empty && !opaque && (single || !(at_top || positional)) {
         let mut unwrap = vec![
             Edit::delete(deletion_span(text, range.start, content.start)),
@@ -802,6 +839,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         ];
         if single {
             unwrap.push(carried(text, &tag, elements[0].range()));
+            unwrap.extend(renamed(&elements[0]));
         }
         alternatives.push(unwrap);
     }
@@ -813,6 +851,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
                 Edit::delete(c.end..range.end),
             ];
             hoist.push(carried(text, &tag, c));
+            hoist.extend(renamed(child));
             alternatives.push(hoist);
         }
     }
@@ -1126,6 +1165,41 @@ mod tests {
             rewrites(text, "r"),
             vec!["<p>a<b>x</b><c/></p>".to_string()]
         );
+    }
+
+    /// A root replaced by one of its elements renames the DOCTYPE that named it, and only
+    /// that one: a DOCTYPE naming another element is left as it is, and so is `html`,
+    /// which a browser reads as standards mode.
+    #[test]
+    fn a_new_root_renames_its_doctype() {
+        let text = "<!DOCTYPE r [\n<!ELEMENT r ANY>]>\n<r><p><b/></p><c/></r>";
+        assert_eq!(
+            rewrites(text, "r"),
+            vec![
+                "<!DOCTYPE p [\n<!ELEMENT r ANY>]>\n<p><b/></p>".to_string(),
+                "<!DOCTYPE c [\n<!ELEMENT r ANY>]>\n<c/>".to_string(),
+            ]
+        );
+        assert_eq!(
+            rewrites("<!DOCTYPE  book><book><body/></book>", "book"),
+            vec!["<!DOCTYPE  body><body/>".to_string()]
+        );
+        assert_eq!(
+            rewrites("<!DOCTYPE html><html><body/></html>", "html"),
+            vec!["<!DOCTYPE html><body/>".to_string()]
+        );
+        assert_eq!(
+            rewrites("<!DOCTYPE x><r><p/></r>", "r"),
+            vec!["<!DOCTYPE x><p/>".to_string()]
+        );
+        // Rewrites of nested elements in one candidate leave a root the DOCTYPE does not
+        // name: the DOCTYPE offers the root's name.
+        assert_eq!(
+            rewrites("<!DOCTYPE server [<!ENTITY e 'x'>]><script/>", "#doctype"),
+            vec!["<!DOCTYPE script [<!ENTITY e 'x'>]><script/>".to_string()]
+        );
+        assert!(rewrites("<!DOCTYPE html><body/>", "#doctype").is_empty());
+        assert!(rewrites("<!DOCTYPE r><r/>", "#doctype").is_empty());
     }
 
     #[test]

@@ -152,6 +152,14 @@ impl Gbs {
             power_of_two_at_most(ratio.max(1)).min(u)
         };
         let side = self.side as usize;
+        // Removals on this side since its last needed item that run past twice the mean
+        // gap between needed items make a sparse stretch, whatever the density elsewhere:
+        // blocks grow with it (as large as the run so far, doubling as Lithium's do), so
+        // that a dense list's long removable run costs calls in its logarithm, not in its
+        // length.
+        if self.run[side] * found > 2 * resolved {
+            k = k.max(power_of_two_at_most(self.run[side]).min(u));
+        }
         if self.last_gap[side] == Some(0) {
             k = k.min(power_of_two_at_most(self.run[side] + 1));
         }
