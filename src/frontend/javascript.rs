@@ -715,6 +715,37 @@ mod tests {
         );
     }
 
+    /// `return x;` becomes `x;` where the function's result goes to no one: a method or
+    /// an object's function whose name is written only where it is defined and as the
+    /// callee of calls that are statements (`o.m();`), not where a call's value is taken.
+    #[test]
+    fn returns_of_methods_called_as_statements_become_statements() {
+        let offered = |text: &str| {
+            node(text, "return_statement", "return null.x;")
+                .1
+                .contains(&"null.x;".to_string())
+        };
+        assert!(offered("class K { m() { return null.x; } }\nnew K().m();"));
+        assert!(offered("class K { m() { return null.x; } }"));
+        assert!(offered(
+            "var o = { m: function () { return null.x; } };\no.m();"
+        ));
+        assert!(offered("var f = function () { return null.x; };\nf();"));
+        assert!(!offered(
+            "class K { m() { return null.x; } }\nuse(new K().m());"
+        ));
+        assert!(!offered(
+            "class K { m() { return null.x; } }\nvar v = k.m();"
+        ));
+        assert!(!offered(
+            "var o = { m: function () { return null.x; } };\ng(o.m);"
+        ));
+        assert!(!offered(
+            "var f = function () { return null.x; };\nx = f();"
+        ));
+        assert!(!offered("g(function () { return null.x; });"));
+    }
+
     #[test]
     fn conditions_keep_their_parentheses() {
         let (_, alternatives) = node("if ((a)) {}", "parenthesized_expression", "((a))");

@@ -184,6 +184,9 @@ struct ResultsFile {
     exported: Vec<String>,
     #[serde(default)]
     named: Vec<NamedFile>,
+    #[serde(default)]
+    members: Vec<String>,
+    property: Option<String>,
 }
 
 /// A position that names the function standing there (`variable_declarator.value`, named
@@ -208,6 +211,12 @@ struct Results {
     /// Positions (kind, field) that name the function standing there, and the field of
     /// that kind that holds the name.
     named: Vec<((String, String), String)>,
+    /// Functions named by a field of their own (`method_definition.name`): they give
+    /// their result to no one while that name is written only there and as the callee of
+    /// calls that are statements.
+    members: Vec<(String, String)>,
+    /// Where a callee's last word is (`member_expression.property`: `m` of `o.m()`).
+    property: Option<(String, String)>,
 }
 
 fn default_max_alternatives() -> usize {
@@ -861,6 +870,12 @@ impl Grammar {
                             Ok((at, n.name.clone()))
                         })
                         .collect::<Result<_, String>>()?,
+                    members: r
+                        .members
+                        .iter()
+                        .map(|m| field(m))
+                        .collect::<Result<_, String>>()?,
+                    property: r.property.as_deref().map(field).transpose()?,
                 }
             }
         };
@@ -2029,8 +2044,15 @@ impl<'t> Uses<'t> {
         let at = |kind: &str, field: Option<&str>, (k, f): &(String, String)| {
             kind == k && field == Some(f.as_str())
         };
+        // Where the words that name a function in a quiet place begin (a method's name, a
+        // declarator's name whose value is a function, the last word of the callee of a
+        // call that is a statement: `o.m();`).
+        let mut quiet_at: BTreeSet<usize> = BTreeSet::new();
         while let Some((n, parent, field, grandparent)) = stack.pop() {
             if n.child_count() > 0 {
+                if let Some(word) = results.quiet_word(n, parent) {
+                    quiet_at.insert(word.start_byte());
+                }
                 cursor.reset(n);
                 if cursor.goto_first_child() {
                     loop {
@@ -2046,7 +2068,8 @@ impl<'t> Uses<'t> {
                 continue;
             }
             let quiet = at(parent, field, &results.declared)
-                || (at(parent, field, &results.callee) && grandparent == results.statement);
+                || (at(parent, field, &results.callee) && grandparent == results.statement)
+                || quiet_at.contains(&n.start_byte());
             let entry = uses.words.entry(&text[n.byte_range()]).or_default();
             entry.0 += 1;
             entry.1 |= !quiet;
@@ -2074,6 +2097,13 @@ impl<'t> Uses<'t> {
         else {
             return false;
         };
+        if let Some((_, name)) = results.members.iter().find(|(k, _)| *k == function.kind()) {
+            return function.child_by_field_name(name).is_some_and(|name| {
+                self.words
+                    .get(&text[name.byte_range()])
+                    .is_some_and(|w| !w.1)
+            });
+        }
         if function.kind() == results.declared.0 {
             let exported = function.parent().is_some_and(|p| is(p, &results.exported));
             return function
@@ -2112,7 +2142,7 @@ impl<'t> Uses<'t> {
                     && self
                         .words
                         .get(&text[word.byte_range()])
-                        .is_some_and(|w| w.0 == 1);
+                        .is_some_and(|w| !w.1);
             }
         }
         let (call, field) = &results.callee;
@@ -2122,6 +2152,50 @@ impl<'t> Uses<'t> {
                     .is_some_and(|f| f.id() == callee.id())
                 && c.parent().is_some_and(|s| s.kind() == results.statement)
         })
+    }
+}
+
+impl Results {
+    /// The word of `node` (whose parent is of kind `parent`) that names a function in a
+    /// place that takes no result: a member's name (`m` of `m() {}`), the name of a
+    /// declarator whose value is a function, the callee's last word of a call that stands
+    /// as a statement (`m` of `o.m();`).
+    fn quiet_word<'t>(&self, node: TsNode<'t>, parent: &str) -> Option<TsNode<'t>> {
+        let is_function = |mut n: TsNode| {
+            while self.through.iter().any(|k| k == n.kind()) {
+                match n.named_child(0) {
+                    Some(inner) => n = inner,
+                    None => return false,
+                }
+            }
+            self.functions.iter().any(|k| k == n.kind())
+        };
+        let last_word = |mut word: TsNode<'t>| {
+            while let Some(last) =
+                word.named_child(word.named_child_count().saturating_sub(1) as u32)
+            {
+                word = last;
+            }
+            word
+        };
+        let kind = node.kind();
+        if let Some((_, name)) = self.members.iter().find(|(k, _)| k == kind) {
+            return node.child_by_field_name(name);
+        }
+        if kind == self.callee.0 && parent == self.statement {
+            let callee = node.child_by_field_name(&self.callee.1)?;
+            return match &self.property {
+                Some((member, property)) if callee.kind() == member => {
+                    callee.child_by_field_name(property)
+                }
+                _ => Some(callee).filter(|c| c.named_child_count() == 0),
+            };
+        }
+        let ((_, value), name) = self.named.iter().find(|((k, _), _)| k == kind)?;
+        node.child_by_field_name(value)
+            .filter(|&v| is_function(v))
+            .and_then(|_| node.child_by_field_name(name))
+            .map(last_word)
     }
 }
 
