@@ -792,6 +792,35 @@ mod tests {
             alternatives("w = (function () {})();", "(function () {})"),
             ["0", "function () {}"]
         );
+        // Where any expression but a sequence stands (a statement, a value, an argument,
+        // an element, a returned value), any content may take the parentheses' place.
+        for (text, paren, inner) in [
+            ("(a - b);", "(a - b)", "a - b"),
+            ("var v = (a ? b : c);", "(a ? b : c)", "a ? b : c"),
+            ("f(x, (a || b));", "(a || b)", "a || b"),
+            ("y = [(a = 1)];", "(a = 1)", "a = 1"),
+            (
+                "function g() { return (\n  a + b\n); }",
+                "(\n  a + b\n)",
+                "a + b",
+            ),
+        ] {
+            assert!(
+                alternatives(text, paren).iter().any(|a| a == inner),
+                "{text}: {:?}",
+                alternatives(text, paren)
+            );
+        }
+        // Not a sequence where it would split, nor an object or a function beginning a
+        // statement.
+        assert!(kept("f((a, b));", "(a, b)"));
+        assert!(kept("var v = (a, b);", "(a, b)"));
+        assert!(kept("({} + a);", "({} + a)"));
+        assert!(kept("(function () {} + a);", "(function () {} + a)"));
+        // Nor an `in` that would end a `for` head's initializer, nor a pattern beginning
+        // a statement (`{} = o;` is a block).
+        assert!(kept("for (var i = (a in o); i;) {}", "(a in o)"));
+        assert!(kept("({} = o);", "({} = o)"));
     }
 
     /// Renders `text` with every subset of its nodes' deletions (separators along, as the

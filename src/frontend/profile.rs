@@ -290,6 +290,12 @@ struct CategoryFile {
     #[serde(default)]
     tight: Vec<String>,
     #[serde(default)]
+    loose_at: Vec<String>,
+    #[serde(default)]
+    loose_unless: Vec<String>,
+    #[serde(default)]
+    loose_unless_has: Vec<String>,
+    #[serde(default)]
     list_only: Vec<String>,
     #[serde(default)]
     fixed: Vec<String>,
@@ -463,6 +469,13 @@ struct Category {
     hoist: bool,
     /// Some kinds are `tight`: a `no_hoist` node may give way to them.
     tight: bool,
+    /// Positions where a `no_hoist` node gives way to any descendant the avoid rules let
+    /// stand there but those of `loose_unless` kinds (parentheses that are a statement, a
+    /// value or an argument: `(a - b);`) or that have one of the `loose_unless_has`
+    /// tokens (`(a in b)`, which a `for` head's initializer needs in parentheses).
+    loose_at: BTreeSet<Position>,
+    loose_unless: Vec<String>,
+    loose_unless_has: Vec<String>,
     through_max: usize,
     fixed: BTreeSet<Position>,
     placeholder: Option<String>,
@@ -821,6 +834,14 @@ impl Grammar {
             categories.push(Category {
                 hoist: c.hoist,
                 tight: !c.tight.is_empty(),
+                loose_at: positions(&c.loose_at)?,
+                loose_unless: {
+                    for k in &c.loose_unless {
+                        names.kind(k)?;
+                    }
+                    c.loose_unless.clone()
+                },
+                loose_unless_has: c.loose_unless_has.clone(),
                 through_max: c.through_max,
                 fixed: positions(&c.fixed)?,
                 placeholder: c.placeholder.clone(),
@@ -1464,8 +1485,10 @@ impl Grammar {
             if info.member & bit == 0 || at(&category.fixed) {
                 continue;
             }
-            // A `no_hoist` kind gives way only to a `tight` descendant, when there are any.
-            let narrow = info.no_hoist & bit != 0;
+            // A `no_hoist` kind gives way only to a `tight` descendant, when there are any,
+            // but where it stands `loose`.
+            let loose = info.no_hoist & bit != 0 && at(&category.loose_at);
+            let narrow = info.no_hoist & bit != 0 && !loose;
             if category.hoist && (!narrow || category.tight) {
                 // Kinds that may not stand here (`direct`) or begin what stands here.
                 let (mut direct, mut leading) = (0, 0);
@@ -1483,6 +1506,9 @@ impl Grammar {
                 let fits = |c: TsNode| {
                     self.info(c).avoid & direct == 0
                         && (!narrow || self.info(c).tight & bit != 0)
+                        && !(loose
+                            && (category.loose_unless.iter().any(|k| k == c.kind())
+                                || has_token(text, c, &category.loose_unless_has)))
                         && leftmost(c).all(|d| self.info(d).avoid & leading == 0)
                 };
                 out.extend(
