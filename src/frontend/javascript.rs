@@ -746,6 +746,40 @@ mod tests {
         assert!(!offered("g(function () { return null.x; });"));
     }
 
+    /// A statement's deletion takes the comments after it on its line (`f(); // why`); its
+    /// first rewrite deletes it alone, for a test that needs such a comment. An item of a
+    /// separated list has no such rewrite.
+    #[test]
+    fn a_statement_may_go_without_its_comment() {
+        let alone = |text: &str, own: &str| {
+            let tree = JavaScript::default().parse(text).unwrap();
+            let id = tree
+                .ids()
+                .find(|&id| text[tree.node(id).span.clone()] == *own)
+                .unwrap();
+            let node = tree.node(id);
+            let deleted = render(text, &[&node.deletion().unwrap()]);
+            let rewritten = node
+                .alternatives
+                .first()
+                .map(|edits| render(text, &edits.iter().collect::<Vec<_>>()));
+            (deleted, rewritten)
+        };
+        let text = "if (a) {\n  let v = 1; // keep\n  f();\n}\n";
+        let (deleted, rewritten) = alone(text, "let v = 1;");
+        assert_eq!(deleted, "if (a) {\n  f();\n}\n");
+        assert_eq!(
+            rewritten.as_deref(),
+            Some("if (a) {\n  // keep\n  f();\n}\n")
+        );
+        let text = "g(); h(); /* keep */\n";
+        let (_, rewritten) = alone(text, "h();");
+        assert_eq!(rewritten.as_deref(), Some("g(); /* keep */\n"));
+        let text = "x = [\n  1, // one\n  2\n];\n";
+        let (_, rewritten) = alone(text, "1");
+        assert_ne!(rewritten.as_deref(), Some("x = [\n  // one\n  2\n];\n"));
+    }
+
     #[test]
     fn conditions_keep_their_parentheses() {
         let (_, alternatives) = node("if ((a)) {}", "parenthesized_expression", "((a))");

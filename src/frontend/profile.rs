@@ -1244,6 +1244,22 @@ impl Grammar {
                     node.separators = p.separators;
                     node.line = line_of(&node);
                     node.hollow = p.hollow.filter(|_| p.in_list);
+                    // An item of a list without separators goes with the comments after it
+                    // on its line (`f(); // why`); it may also go alone, as a rewrite,
+                    // which only a test that needs such a comment leaves to ask.
+                    let unseparated = parent
+                        .and_then(|p| self.info(p).list)
+                        .and_then(|i| self.lists.get(i))
+                        .is_some_and(|list| list.separator.is_none() && !list.exact);
+                    if p.in_list
+                        && unseparated
+                        && let Some(alone) = node
+                            .delete
+                            .as_ref()
+                            .and_then(|d| without_comments_after(text, p.node, d))
+                    {
+                        node.alternatives.insert(0, vec![Edit::delete(alone)]);
+                    }
                     tree.push(p.parent, node)
                 }
             };
@@ -2223,6 +2239,18 @@ impl Results {
             .and_then(|_| node.child_by_field_name(name))
             .map(last_word)
     }
+}
+
+/// The deletion of `node` without the comments after it on its line that its deletion
+/// span `delete` takes along, when it takes any.
+fn without_comments_after(text: &str, node: TsNode, delete: &Range<usize>) -> Option<Range<usize>> {
+    let tail = text.get(node.end_byte()..delete.end)?;
+    let comment = [tail.find("//"), tail.find("/*")]
+        .into_iter()
+        .flatten()
+        .min()?;
+    let end = node.end_byte() + tail[..comment].trim_end().len();
+    Some(item_span(text, node.start_byte(), end))
 }
 
 /// The first ERROR or MISSING node in document order, as a syntax error.
