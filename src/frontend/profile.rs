@@ -1945,24 +1945,32 @@ fn shared_line(text: &str, breaks: &[usize], delete: Range<usize>) -> Option<Lin
     })
 }
 
-/// The blank lines of `text` (whose tree is under `root`), each with its line break, for
-/// the squeeze: those between tokens, not those inside one (a template's text, a comment,
-/// JSX text), which no grammar's kind names need to tell.
+/// The blank lines of `text` (whose tree is under `root`), each with its line break, and
+/// the blanks that end the other lines, for the squeeze: those between tokens, not those
+/// inside one (a template's text, a comment, JSX text), which no grammar's kind names need
+/// to tell.
 fn blank_lines(text: &str, root: TsNode) -> Vec<Range<usize>> {
     let mut blank = Vec::new();
     let mut start = 0;
+    // A token covers it (whitespace between tokens is covered by no leaf).
+    let inside = |span: &Range<usize>| {
+        root.descendant_for_byte_range(span.start, span.end)
+            .is_some_and(|n| {
+                n.child_count() == 0 && n.start_byte() <= span.start && n.end_byte() >= span.end
+            })
+    };
     for line in text.split_inclusive('\n') {
         let end = start + line.len();
-        if line
-            .bytes()
-            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-        {
-            let inside = root
-                .descendant_for_byte_range(start, end)
-                .is_some_and(|n| n.start_byte() < start && n.child_count() == 0);
-            if !inside {
-                blank.push(start..end);
-            }
+        let content = line.trim_end_matches(['\n', '\r']);
+        let kept = content.trim_end_matches([' ', '\t']).len();
+        let span = if kept == 0 {
+            start..end
+        } else {
+            // The blanks that end a line with something on it.
+            start + kept..start + content.len()
+        };
+        if !span.is_empty() && !inside(&span) {
+            blank.push(span);
         }
         start = end;
     }

@@ -852,6 +852,17 @@ fn blank_lines_go_but_not_inside_templates() {
     assert_eq!(result, "const t = `a\n\n  b`;\n/* x\n\n*/\nfoo(t);\n");
 }
 
+/// The blanks that end a line go in the squeeze too, but not those inside a template
+/// literal (one beginning right after the backtick included) or a comment.
+#[test]
+fn trailing_blanks_go_but_not_inside_templates() {
+    let (_, result) = reduce_logged(
+        "const t = `   \n  b`;  \t\n/* x  \n*/   \nfoo(t);  \n",
+        "grep -qF 'foo(t)' \"$1\" && grep -q '^  b' \"$1\" && grep -q '^\\*/' \"$1\"",
+    );
+    assert_eq!(result, "const t = `   \n  b`;\n/* x  \n*/\nfoo(t);\n");
+}
+
 /// A function standing where it is named (`var f = function`, `o.h = function`) gives its
 /// result to no one while that name is written nowhere else: its `return` may become its
 /// value, and then the body may stand without the function. One whose name is used
