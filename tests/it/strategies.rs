@@ -500,3 +500,17 @@ fn gbs_chance_guesses_better_than_the_commoner_verdict() {
         "{right} of {total} right by chance, {commoner} by the commoner verdict"
     );
 }
+
+/// A list dense with needed items at both ends and removable for a long stretch between
+/// them (a script text whose first and last characters the test needs): once the removals
+/// on a side run past twice the mean gap between needed items, the blocks there grow with
+/// the run, so the stretch costs calls in its logarithm. Every third of the first and the
+/// last 24 of 256 items is needed; with blocks sized for the ends' density alone, the 208
+/// between took 100 calls in all.
+#[test]
+fn gbs_grows_its_blocks_along_a_sparse_stretch() {
+    let n = 256;
+    let needed: Vec<usize> = (0..24).chain(232..256).filter(|i| i % 3 == 0).collect();
+    let asked = trace(StrategyKind::Gbs, n, &needed, &forward(false)).len();
+    assert!(asked <= 62, "{asked} calls");
+}
