@@ -744,6 +744,41 @@ mod tests {
             "var f = function () { return null.x; };\nx = f();"
         ));
         assert!(!offered("g(function () { return null.x; });"));
+        // Not where the language takes the result by itself: an accessor, a constructor,
+        // a conversion or protocol method, a computed name, a member of an export.
+        assert!(!offered(
+            "class K { get m() { return null.x; } }\nnew K().m();"
+        ));
+        assert!(!offered(
+            "class K { constructor() { return null.x; } }\nnew K();"
+        ));
+        assert!(!offered(
+            "var o = { toString: function () { return null.x; } };"
+        ));
+        assert!(!offered("var o = { [k]() { return null.x; } };\no[k]();"));
+        assert!(!offered("export class K { m() { return null.x; } }"));
+        assert!(!offered("export const f = function () { return null.x; };"));
+        // Nor where the value would continue the statement before it (`g()` then `[1]`).
+        let asi = |text: &str, own: &str, new: &str| {
+            node(text, "return_statement", own)
+                .1
+                .contains(&new.to_string())
+        };
+        assert!(!asi(
+            "class K { m() {\n  g()\n  return [1]\n} }",
+            "return [1]",
+            "[1];"
+        ));
+        assert!(asi(
+            "class K { m() {\n  g();\n  return [1]\n} }",
+            "return [1]",
+            "[1];"
+        ));
+        assert!(asi(
+            "class K { m() {\n  return (a)\n} }",
+            "return (a)",
+            "(a);"
+        ));
     }
 
     /// A statement's deletion takes the comments after it on its line (`f(); // why`); its
@@ -855,6 +890,11 @@ mod tests {
         // a statement (`{} = o;` is a block).
         assert!(kept("for (var i = (a in o); i;) {}", "(a in o)"));
         assert!(kept("({} = o);", "({} = o)"));
+        // A string alone as a statement would be a directive.
+        assert!(kept(
+            "function f(a = 1) { (\"use strict\"); }",
+            "(\"use strict\")"
+        ));
     }
 
     /// Renders `text` with every subset of its nodes' deletions (separators along, as the

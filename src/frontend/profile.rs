@@ -187,6 +187,10 @@ struct ResultsFile {
     #[serde(default)]
     members: Vec<String>,
     property: Option<String>,
+    #[serde(default)]
+    implicit: Vec<String>,
+    #[serde(default)]
+    accessors: Vec<String>,
 }
 
 /// A position that names the function standing there (`variable_declarator.value`, named
@@ -217,6 +221,12 @@ struct Results {
     members: Vec<(String, String)>,
     /// Where a callee's last word is (`member_expression.property`: `m` of `o.m()`).
     property: Option<(String, String)>,
+    /// Names the language calls by itself (`constructor`, `toString`, `then`): a function
+    /// named so gives its result to someone however its name is written.
+    implicit: Vec<String>,
+    /// Tokens that make a member an accessor (`get`, `set`), whose result a property read
+    /// takes.
+    accessors: Vec<String>,
 }
 
 fn default_max_alternatives() -> usize {
@@ -897,6 +907,8 @@ impl Grammar {
                         .map(|m| field(m))
                         .collect::<Result<_, String>>()?,
                     property: r.property.as_deref().map(field).transpose()?,
+                    implicit: r.implicit.clone(),
+                    accessors: r.accessors.clone(),
                 }
             }
         };
@@ -1486,6 +1498,14 @@ impl Grammar {
                     continue;
                 }
                 if let Some(t) = render_template(text, node, template) {
+                    // A new statement beginning with `(`, `[`, `/`... after one that did not
+                    // end with `;` would continue it (`g()` and `[1, 2];` are `g()[1, 2]`).
+                    if rule.stands_at.is_some()
+                        && self.joins.continued(t.text(text), 0)
+                        && !ends_a_statement(text, node)
+                    {
+                        continue;
+                    }
                     out.push(t);
                 }
             }
@@ -2147,12 +2167,20 @@ impl<'t> Uses<'t> {
         else {
             return false;
         };
+        // A name written only quietly, not one the language calls by itself, nor one an
+        // export gives callers elsewhere (`export class`, `export const f = () =>`).
+        let quiet = |name: TsNode| {
+            let word = &text[name.byte_range()];
+            name.kind().ends_with("identifier")
+                && !results.implicit.iter().any(|i| i == word)
+                && self.words.get(word).is_some_and(|w| !w.1)
+                && !std::iter::successors(name.parent(), |n| n.parent())
+                    .any(|n| is(n, &results.exported))
+        };
         if let Some((_, name)) = results.members.iter().find(|(k, _)| *k == function.kind()) {
-            return function.child_by_field_name(name).is_some_and(|name| {
-                self.words
-                    .get(&text[name.byte_range()])
-                    .is_some_and(|w| !w.1)
-            });
+            // Not an accessor, whose result a property read takes.
+            return !has_token(text, function, &results.accessors)
+                && function.child_by_field_name(name).is_some_and(quiet);
         }
         if function.kind() == results.declared.0 {
             let exported = function.parent().is_some_and(|p| is(p, &results.exported));
@@ -2188,11 +2216,7 @@ impl<'t> Uses<'t> {
                 {
                     word = last;
                 }
-                return word.kind().ends_with("identifier")
-                    && self
-                        .words
-                        .get(&text[word.byte_range()])
-                        .is_some_and(|w| !w.1);
+                return quiet(word);
             }
         }
         let (call, field) = &results.callee;
@@ -2259,6 +2283,19 @@ fn without_comments_after(text: &str, node: TsNode, delete: &Range<usize>) -> Op
         .min()?;
     let end = node.end_byte() + tail[..comment].trim_end().len();
     Some(item_span(text, node.start_byte(), end))
+}
+
+/// True when what stands before `node` (comments aside) ends a statement for sure: a `;`,
+/// the `{` that opens a block, or nothing.
+fn ends_a_statement(text: &str, node: TsNode) -> bool {
+    let mut before = node.prev_sibling();
+    while let Some(b) = before.filter(|b| b.is_extra()) {
+        before = b.prev_sibling();
+    }
+    before.is_none_or(|b| {
+        let own = text[b.byte_range()].trim_end();
+        own.ends_with(';') || own == "{"
+    })
 }
 
 /// The first ERROR or MISSING node in document order, as a syntax error.

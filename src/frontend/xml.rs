@@ -504,17 +504,19 @@ struct Context {
 fn parse_to(text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
     let masked = mask_undefined_entities(text);
     let doc = roxmltree::Document::parse_with_options(&masked, options())
-        .map_err(|e| syntax_error(&masked, &e))?;
+        .map_err(|e| syntax_error(text, &masked, &e))?;
     Ok(build(text, &doc, limit))
 }
 
 /// What went wrong in `text`, where: roxmltree's message without the position it appends
 /// (the caller prints one), said plainly where roxmltree's words or place mislead (an
 /// element left open is named at its start tag, not at 1:1; a second root is called one).
-fn syntax_error(text: &str, e: &roxmltree::Error) -> SyntaxError {
+/// roxmltree read `masked` (see [`mask_undefined_entities`]): the same bytes where it
+/// matters, but a masked `&ü;` has more characters, so places are counted in `text`.
+fn syntax_error(text: &str, masked: &str, e: &roxmltree::Error) -> SyntaxError {
     let pos = e.pos();
     let at = |offset: usize| {
-        let before = &text[..offset];
+        let before = &text[..text.floor_char_boundary(offset)];
         let line = before.matches('\n').count() + 1;
         let start = before.rfind('\n').map_or(0, |i| i + 1);
         SyntaxError {
@@ -525,14 +527,14 @@ fn syntax_error(text: &str, e: &roxmltree::Error) -> SyntaxError {
     };
     let own = e.to_string();
     let suffix = format!(" at {pos}");
+    let offset = offset_of(masked, pos.row, pos.col);
     let mut error = SyntaxError {
-        line: pos.row,
-        column: pos.col,
         message: own.strip_suffix(&suffix).unwrap_or(&own).to_string(),
+        ..at(offset)
     };
     match e {
         roxmltree::Error::UnclosedRootNode | roxmltree::Error::UnexpectedEndOfStream => {
-            if let Some((name, offset)) = open_elements(text).0.last() {
+            if let Some((name, offset)) = open_elements(masked).0.last() {
                 error = SyntaxError {
                     message: format!("<{name}> is never closed: the text ends inside it"),
                     ..at(*offset)
@@ -540,8 +542,7 @@ fn syntax_error(text: &str, e: &roxmltree::Error) -> SyntaxError {
             }
         }
         roxmltree::Error::UnknownToken(_) => {
-            let offset = offset_of(text, pos.row, pos.col);
-            let (open, ended) = open_elements(&text[..offset]);
+            let (open, ended) = open_elements(&masked[..offset]);
             if ended && open.is_empty() {
                 error.message = String::from(
                     "content after the root element has ended (an XML document has one root element; only comments and processing instructions may follow it)",

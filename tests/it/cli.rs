@@ -130,6 +130,8 @@ fn malformed_xml_errors_say_what_and_where() {
             "<r/>\n<r/>\n",
             "a.xhtml:2:1: content after the root element",
         ),
+        // An undefined entity is read as opaque text; its characters count once each.
+        ("<r>&ü; <a>", "a.xhtml:1:8: <a> is never closed"),
         (
             "<html><body><p>a<br></p></body></html>",
             "try --format html, or --format lines)",
