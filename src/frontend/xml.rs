@@ -534,15 +534,23 @@ fn syntax_error(text: &str, masked: &str, e: &roxmltree::Error) -> SyntaxError {
     };
     match e {
         roxmltree::Error::UnclosedRootNode | roxmltree::Error::UnexpectedEndOfStream => {
-            if let Some((name, offset)) = open_elements(masked).0.last() {
+            let (open, _, unended) = open_elements(masked);
+            if let Some((name, offset)) = open.last() {
+                let message = if unended {
+                    format!(
+                        "the start tag <{name} is never ended (is a quoted attribute value left open?)"
+                    )
+                } else {
+                    format!("<{name}> is never closed: the text ends inside it")
+                };
                 error = SyntaxError {
-                    message: format!("<{name}> is never closed: the text ends inside it"),
+                    message,
                     ..at(*offset)
                 };
             }
         }
         roxmltree::Error::UnknownToken(_) => {
-            let (open, ended) = open_elements(&masked[..offset]);
+            let (open, ended, _) = open_elements(&masked[..offset]);
             if ended && open.is_empty() {
                 error.message = String::from(
                     "content after the root element has ended (an XML document has one root element; only comments and processing instructions may follow it)",
@@ -573,9 +581,11 @@ fn offset_of(text: &str, line: u32, column: u32) -> usize {
 /// start tag, and whether an element at the top has ended: a scan of tags that passes over
 /// comments, processing instructions, CDATA sections, the DOCTYPE and quoted attribute
 /// values, for error messages only.
-fn open_elements(text: &str) -> (Vec<(&str, usize)>, bool) {
+fn open_elements(text: &str) -> (Vec<(&str, usize)>, bool, bool) {
     let mut open: Vec<(&str, usize)> = Vec::new();
     let mut ended = false;
+    // The last start tag has no `>` (outside quotes).
+    let mut unended = false;
     let mut pos = 0;
     while let Some(i) = text[pos..].find('<') {
         let start = pos + i;
@@ -613,6 +623,7 @@ fn open_elements(text: &str) -> (Vec<(&str, usize)>, bool) {
             let Some(end) = end else {
                 if !closing {
                     open.push((name, start));
+                    unended = true;
                 }
                 break;
             };
@@ -629,7 +640,7 @@ fn open_elements(text: &str) -> (Vec<(&str, usize)>, bool) {
             start + end + 1
         };
     }
-    (open, ended)
+    (open, ended, unended)
 }
 
 fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {

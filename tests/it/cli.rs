@@ -133,6 +133,10 @@ fn malformed_xml_errors_say_what_and_where() {
         // An undefined entity is read as opaque text; its characters count once each.
         ("<r>&ü; <a>", "a.xhtml:1:8: <a> is never closed"),
         (
+            "<r><a b=\"1>\n",
+            "a.xhtml:1:4: the start tag <a is never ended",
+        ),
+        (
             "<html><body><p>a<br></p></body></html>",
             "try --format html, or --format lines)",
         ),
