@@ -386,6 +386,24 @@ impl Joins {
         }
     }
 
+    /// The deletion of `node` without the comments after it on its line that its deletion
+    /// span `delete` takes along, when it takes any.
+    fn without_comments_after(
+        &self,
+        text: &str,
+        node: TsNode,
+        delete: &Range<usize>,
+    ) -> Option<Range<usize>> {
+        let tail = text.get(node.end_byte()..delete.end)?;
+        let starts = self
+            .line_comment
+            .iter()
+            .chain(self.block_comment.iter().map(|(start, _)| start));
+        let comment = starts.filter_map(|start| tail.find(start.as_str())).min()?;
+        let end = node.end_byte() + tail[..comment].trim_end().len();
+        Some(item_span(text, node.start_byte(), end))
+    }
+
     /// True when the profile says how comments look, so that a deletion can be told from
     /// the comment that may follow it.
     fn knows_comments(&self) -> bool {
@@ -1268,7 +1286,7 @@ impl Grammar {
                         && let Some(alone) = node
                             .delete
                             .as_ref()
-                            .and_then(|d| without_comments_after(text, p.node, d))
+                            .and_then(|d| self.joins.without_comments_after(text, p.node, d))
                     {
                         node.alternatives.insert(0, vec![Edit::delete(alone)]);
                     }
@@ -2208,15 +2226,9 @@ impl<'t> Uses<'t> {
                     continue;
                 }
                 // The name's last word: `f`, or `f` of `o.f`.
-                let Some(mut word) = parent.child_by_field_name(name) else {
-                    return false;
-                };
-                while let Some(last) =
-                    word.named_child(word.named_child_count().saturating_sub(1) as u32)
-                {
-                    word = last;
-                }
-                return quiet(word);
+                return parent
+                    .child_by_field_name(name)
+                    .is_some_and(|word| quiet(last_word(word)));
             }
         }
         let (call, field) = &results.callee;
@@ -2244,14 +2256,6 @@ impl Results {
             }
             self.functions.iter().any(|k| k == n.kind())
         };
-        let last_word = |mut word: TsNode<'t>| {
-            while let Some(last) =
-                word.named_child(word.named_child_count().saturating_sub(1) as u32)
-            {
-                word = last;
-            }
-            word
-        };
         let kind = node.kind();
         if let Some((_, name)) = self.members.iter().find(|(k, _)| k == kind) {
             return node.child_by_field_name(name);
@@ -2273,16 +2277,13 @@ impl Results {
     }
 }
 
-/// The deletion of `node` without the comments after it on its line that its deletion
-/// span `delete` takes along, when it takes any.
-fn without_comments_after(text: &str, node: TsNode, delete: &Range<usize>) -> Option<Range<usize>> {
-    let tail = text.get(node.end_byte()..delete.end)?;
-    let comment = [tail.find("//"), tail.find("/*")]
-        .into_iter()
-        .flatten()
-        .min()?;
-    let end = node.end_byte() + tail[..comment].trim_end().len();
-    Some(item_span(text, node.start_byte(), end))
+/// The last word of `node`: its last named descendant down the last children (`f` of
+/// `o.f`).
+fn last_word(mut word: TsNode) -> TsNode {
+    while let Some(last) = word.named_child(word.named_child_count().saturating_sub(1) as u32) {
+        word = last;
+    }
+    word
 }
 
 /// True when what stands before `node` (comments aside) ends a statement for sure: a `;`,
