@@ -313,12 +313,13 @@ bench_case() {
     [ "$kind" = scale ] && reps=$scale_reps
     : > "$tdir/reps"
     for ((rep = 1; rep <= reps; rep++)); do
+      [ "$kind" = scale ] && calibrate_wrapper
       : > "$tdir/calls"
       run_tool "$tool" "$tdir" "$input" "$format" "$tdir/test.sh"
       cp "$tdir/calls" "$tdir/calls.$rep"
-      printf '%s %s %s %s %s\n' "$wall" "$rep" "$rss_mb" "$run_t0" "$status" >> "$tdir/reps"
+      printf '%s %s %s %s %s %s\n' "$wall" "$rep" "$rss_mb" "$run_t0" "$status" "$wrapper_start" >> "$tdir/reps"
     done
-    read -r wall rep rss_mb run_t0 status <<< "$(sort -n "$tdir/reps" | sed -n "$(( (reps + 1) / 2 ))p")"
+    read -r wall rep rss_mb run_t0 status wrapper_start <<< "$(sort -n "$tdir/reps" | sed -n "$(( (reps + 1) / 2 ))p")"
     cp "$tdir/calls.$rep" "$tdir/calls"
     local calls
     calls=$(grep -c '^call ' "$tdir/calls" || true)
@@ -353,39 +354,43 @@ bench_case() {
       printf '| %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n' "$name" "$(label "$tool" "$format")" \
         "$calls" "$wall" "$bytes" "$tokens" "$valid" "$interesting" "$tool_note" >> "$out_table"
     else
-      printf '| %s | %s | %s | %.1f | %s | %s | %s | %.2f | %.2f | %.2f | %s | %s | %s | %s |\n' "$name" \
+      printf '| %s | %s | %s | %.3f | %s | %s | %s | %.3f | %.3f | %.1f | %.3f | %s | %s | %s | %s |\n' "$name" \
         "$(label "$tool" "$format")" "$calls" "$wall" "$rss_mb" "$bytes" "$valid" "$startup_s" "$oracle_s" \
-        "$reducer_s" "$per_call" "$own_per_candidate" "$interesting" "$tool_note" >> "$out_table"
+        "$(awk -v c="$wrapper_start" 'BEGIN { print 1000 * c }')" "$reducer_s" "$per_call" "$own_per_candidate" "$interesting" "$tool_note" >> "$out_table"
     fi
   done
 }
 
 # The wrapper's own start (bash, before its first timestamp, and its exit after the last)
-# is not the reducer's work: measure it once with an oracle that does nothing.
+# is not the reducer's work: measure it with an oracle that does nothing, from a shell
+# niced once as the reducers are (their children inherit it; no nice runs per call).
+# The scale check calibrates again right before each run, as the machine's load moves.
 calibrate_wrapper() {
-  local dir=$work/calibrate n=40 i
+  local dir=$work/calibrate n=40
   mkdir -p "$dir"
   make_wrapper "$dir/test.sh" "$dir/calls" true
   : > "$dir/calls"
-  local t0=$EPOCHREALTIME
-  for ((i = 0; i < n; i++)); do nice -n 10 "$dir/test.sh" "$dir/x" || true; done
-  local t1=$EPOCHREALTIME
-  wrapper_start=$(awk -v t0="$t0" -v t1="$t1" -v n="$n" '$1 == "done" { s += $3 - $2 }
-    END { c = (t1 - t0 - s) / n; if (c < 0) c = 0; printf "%.4f", c }' "$dir/calls")
-  say "wrapper start-up: $(awk -v c="$wrapper_start" 'BEGIN { printf "%.1f", 1000 * c }') ms per call"
+  local span
+  span=$(nice -n 10 bash -c 't0=$EPOCHREALTIME
+    for ((i = 0; i < $2; i++)); do "$1" x || true; done
+    echo "$t0 $EPOCHREALTIME"' calibrate "$dir/test.sh" "$n")
+  wrapper_start=$(awk -v span="$span" -v n="$n" 'BEGIN { split(span, t, " ") }
+    $1 == "done" { s += $3 - $2 }
+    END { c = (t[2] - t[1] - s) / n; if (c < 0) c = 0; printf "%.4f", c }' "$dir/calls")
 }
 
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_start=$(cut -d ' ' -f 1-3 /proc/loadavg)
 t_start=$EPOCHREALTIME
 calibrate_wrapper
+say "wrapper start-up: $(awk -v c="$wrapper_start" 'BEGIN { printf "%.1f", 1000 * c }') ms per call"
 for spec in "${cases[@]}"; do
   bench_case "$spec" "$table" main
 done
 
 if [ $scale != 0 ]; then
-  printf '| input | tool | oracle calls | wall s | peak RSS MB | bytes | parses | start-up s | oracle s | reducer s | reducer ms per call | its own ms per candidate | interesting | note |\n' > "$scale_table"
-  printf '| --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |\n' >> "$scale_table"
+  printf '| input | tool | oracle calls | wall s | peak RSS MB | bytes | parses | start-up s | oracle s | wrapper ms | reducer s | reducer ms per call | its own ms per candidate | interesting | note |\n' > "$scale_table"
+  printf '| --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n' >> "$scale_table"
   saved_picire=$have_picire
   have_picire=0 # ddmin over 30,000 lines is not what this check is about
   saved_trjs=$have_trjs
@@ -440,10 +445,10 @@ fi
     printf 'Peak RSS is the largest resident set among the reducer and the processes it waited for\n'
     printf '(GNU time; the grep oracle is small). Start-up is the time from launch to the first\n'
     printf 'oracle call (reading and parsing the input). Oracle seconds are summed by the wrapper.\n'
-    printf 'Reducer seconds are the rest of the wall time, less the wrapper'"'"'s own start-up (bash,\n'
-    printf 'measured at %.1f ms per call with an oracle that does nothing) per call: the reducer'"'"'s\n' \
-      "$(awk -v c="$wrapper_start" 'BEGIN { printf "%.1f", 1000 * c }')"
-    printf 'own work between oracle calls (making, writing and checking candidates). "its own ms per\n'
+    printf 'Reducer seconds are the rest of the wall time, less the wrapper'"'"'s own start-up per call\n'
+    printf '(bash; the "wrapper ms" column, measured right before that run with an oracle that does\n'
+    printf 'nothing, as the load on the machine moves): the reducer'"'"'s own work between oracle calls\n'
+    printf '(making, writing and checking candidates). "its own ms per\n'
     printf 'candidate" is treereduce'"'"'s `overhead_ms_per_candidate` from `--stats-json` (candidates\n'
     printf 'judged without the oracle included), as a cross-check.\n\n'
     cat "$scale_table"
