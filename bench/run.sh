@@ -72,6 +72,11 @@ if [ $install = 1 ]; then
     nice -n 10 "$peers/venv/bin/pip" install -q "$pkg" >> "$work/install.log" 2>&1 ||
       note "pip install $pkg failed (see install log); its runs are skipped"
   done
+  # Shrink Ray has its own venv: its pins need not agree with Lithium's and picire's. On
+  # Python 3.11, PyPI's newest that installs is 0.0.2.
+  [ -x "$peers/shrinkray/bin/python" ] || python3 -m venv "$peers/shrinkray" >> "$work/install.log" 2>&1
+  nice -n 10 "$peers/shrinkray/bin/pip" install -q shrinkray >> "$work/install.log" 2>&1 ||
+    note "pip install shrinkray failed (see install log); its runs are skipped"
   if ! [ -x "$peers/bin/treereduce-javascript" ]; then
     nice -n 10 cargo install --quiet --locked --root "$peers" treereduce-javascript --version 0.4.1 \
       >> "$work/install.log" 2>&1 ||
@@ -91,13 +96,16 @@ bin=$repo/target/release/treereduce
 built_at=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -n "$(git -C "$repo" status --porcelain -- src grammars Cargo.toml Cargo.lock 2>/dev/null)" ] && built_at="$built_at+changes"
 
-have_lithium=0; have_picire=0; have_trjs=0
+have_lithium=0; have_picire=0; have_trjs=0; have_shrinkray=0
 "$py" -c 'import lithium' 2>/dev/null && have_lithium=1
 [ -x "$peers/venv/bin/picire" ] && have_picire=1
 [ -x "$peers/bin/treereduce-javascript" ] && have_trjs=1
+[ -x "$peers/shrinkray/bin/shrinkray" ] && have_shrinkray=1
+shrinkray_version=$("$peers/shrinkray/bin/pip" show shrinkray 2>/dev/null | sed -n 's/^Version: //p')
 [ $have_lithium = 1 ] || note "Lithium is not installed: skipped"
 [ $have_picire = 1 ] || note "picire is not installed: skipped"
 [ $have_trjs = 1 ] || note "treereduce-javascript is not installed: skipped"
+[ $have_shrinkray = 1 ] || note "Shrink Ray is not installed: skipped"
 if [ -x "$peers/venv/bin/picireny" ]; then
   note "picireny installed but is not run: it needs the ANTLR v4 tool jar (its helper downloads it from outside the registries) and ANTLR grammars for XML and JavaScript (not in any registry)"
 fi
@@ -214,6 +222,24 @@ run_tool() {
         --encoding utf-8 -o "$dir/picire-out" -l WARNING
       [ -f "$dir/picire-out/$name" ] && result=$dir/picire-out/$name
       ;;
+    shrinkray)
+      # Shrink Ray hands each candidate to its test on stdin; the glue writes it to a file
+      # named like the input (the oracles look at the name) and runs the wrapper on it.
+      mkdir -p "$dir/tmp"
+      {
+        printf '#!/bin/sh\n'
+        printf 'd=$(mktemp -d %q/c.XXXXXX) || exit 2\n' "$dir/tmp"
+        printf 'cat > "$d"/%q\n' "$name"
+        printf '%q "$d"/%q\n' "$wrapper" "$name"
+        printf 'rc=$?\n'
+        printf 'rm -rf "$d"\n'
+        printf 'exit $rc\n'
+      } > "$dir/stdin-test.sh"
+      chmod +x "$dir/stdin-test.sh"
+      timed "$dir" "$dir" "$peers/shrinkray/bin/shrinkray" --parallelism 1 \
+        --timeout $((oracle_timeout * 2)) --target "$dir/out-$name" "$dir/stdin-test.sh" "$input"
+      [ -f "$dir/out-$name" ] && result=$dir/out-$name
+      ;;
     treereduce-javascript)
       mkdir -p "$dir/tmp"
       timed "$dir" "$dir" "$peers/bin/treereduce-javascript" -s "$input" -o "$dir/out-$name" -j 1 \
@@ -237,6 +263,7 @@ tools_for() {
   [ $have_lithium = 1 ] && printf 'lithium\n'
   [ $have_picire = 1 ] && printf 'picire\n'
   [ "$format" = js ] && [ $have_trjs = 1 ] && printf 'treereduce-javascript\n'
+  [ $have_shrinkray = 1 ] && printf 'shrinkray\n'
   return 0
 }
 
@@ -246,6 +273,7 @@ label() {
     lithium) echo "Lithium (lines)" ;;
     picire) echo "picire (ddmin, lines)" ;;
     treereduce-javascript) echo "treereduce-javascript 0.4.1" ;;
+    shrinkray) echo "Shrink Ray ${shrinkray_version:-}" ;;
   esac
 }
 
@@ -395,11 +423,14 @@ if [ $scale != 0 ]; then
   have_picire=0 # ddmin over 30,000 lines is not what this check is about
   saved_trjs=$have_trjs
   have_trjs=0
+  saved_shrinkray=$have_shrinkray
+  have_shrinkray=0 # its bytes-first search spends about 1500 calls on lodash-grep
   for spec in "${cases_scale[@]}"; do
     bench_case "$spec" "$scale_table" scale
   done
   have_picire=$saved_picire
   have_trjs=$saved_trjs
+  have_shrinkray=$saved_shrinkray
 fi
 total=$(echo "$EPOCHREALTIME - $t_start" | bc)
 

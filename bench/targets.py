@@ -19,7 +19,12 @@ FIELDS = [
     "tokens_before", "tokens_after", "parses", "interesting", "startup_s", "oracle_s",
     "reducer_s", "note",
 ]
-PEERS = {"lithium": "Lithium", "picire": "picire", "treereduce-javascript": "treereduce-javascript"}
+PEERS = {
+    "lithium": "Lithium",
+    "picire": "picire",
+    "treereduce-javascript": "treereduce-javascript",
+    "shrinkray": "Shrink Ray",
+}
 
 
 def number(text):
