@@ -8,13 +8,14 @@
 #   --no-scale    skip the scale check (2 MB XHTML page, lodash with a grep oracle)
 #   --scale-only  run only the scale check
 #
-# Installs the peers into bench/peers/ from their registries (Lithium and picire from PyPI
-# into a venv, treereduce-javascript from crates.io), the JS inputs and crashing tools into
-# bench/js/node_modules and MathJax into bench/mathjax/node_modules from npm, builds
-# treereduce in release mode, runs every tool on every case with the same oracle behind a
-# call-counting wrapper, prints one markdown table on stdout and writes bench/RESULTS.md
-# (a full run) or bench/work/partial-RESULTS.md (--quick, --no-scale, --scale-only). Progress goes to stderr. Corpus cases are skipped when
-# ../shared/corpus is absent. See bench/README.md.
+# Installs the peers into bench/peers/ from their registries (Lithium, picire and Shrink Ray
+# from PyPI into venvs, treereduce-javascript from crates.io), the JS inputs and crashing
+# tools into bench/js/node_modules and MathJax into bench/mathjax/node_modules from npm,
+# builds treereduce in release mode, runs every tool on every case with the same oracle
+# behind a call-counting wrapper, prints one markdown table on stdout and writes
+# bench/RESULTS.md (a full run) or bench/work/partial-RESULTS.md (--quick, --no-scale,
+# --scale-only). Progress goes to stderr. Corpus cases are skipped when ../shared/corpus is
+# absent. See bench/README.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
