@@ -1578,16 +1578,22 @@ impl Grammar {
                 out.push(Alternative::Text(p.clone()));
             }
         }
-        // Shorter than the node and each text once (a handful per node: pairwise is fine).
+        // The shortest few, shorter than the node, each text once. A wide list offers one
+        // hoist per item (a JSON array of 12 000 objects, 12 000), so the texts are sorted
+        // by length first (stably: of equal ones the first offered stays) and compared
+        // only with the few kept, not pairwise.
+        out.retain(|a| a.text(text).len() < own_text.len());
+        out.sort_by_key(|a| a.text(text).len());
         let mut kept: Vec<Alternative> = Vec::new();
         for alternative in out {
+            if kept.len() == self.max_alternatives {
+                break;
+            }
             let t = alternative.text(text);
-            if t.len() < own_text.len() && !kept.iter().any(|k| k.text(text) == t) {
+            if !kept.iter().any(|k| k.text(text) == t) {
                 kept.push(alternative);
             }
         }
-        kept.sort_by_key(|a| a.text(text).len());
-        kept.truncate(self.max_alternatives);
         kept
     }
 
