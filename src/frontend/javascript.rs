@@ -1138,7 +1138,18 @@ mod tests {
         let text = "f('a b\\n\\x41\\u00e9\\u{1F600}\\\\ é', \"\");\n";
         assert_eq!(
             string_pieces(text, Grain::Words),
-            [vec!["a", " ", "b\\n\\x41\\u00e9\\u{1F600}\\\\", " ", "é"]]
+            [vec![
+                "a",
+                " ",
+                "b",
+                "\\n",
+                "\\x41",
+                "\\u00e9",
+                "\\u{1F600}",
+                "\\\\",
+                " ",
+                "é"
+            ]]
         );
         assert_eq!(
             string_pieces(text, Grain::Characters),

@@ -242,7 +242,8 @@ mod tests {
                 render(text, &edits)
             })
             .collect();
-        // The nearest containers only: `[1]` comes in a later round, from `{"inner": [1]}`.
-        assert_eq!(texts, vec![String::from("[{\"inner\": [1]}]")]);
+        // The nearest values only (`[1]` comes in a later round, from `{"inner": [1]}`),
+        // the shortest first; the names `"name"` and `"list"` are never offered.
+        assert_eq!(texts, ["\"x\"", "[{\"inner\": [1]}]"]);
     }
 }

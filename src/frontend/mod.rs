@@ -515,16 +515,36 @@ fn kept_piece(span: Range<usize>, edits: &[Edit]) -> Option<Range<usize>> {
 }
 
 /// Joins `characters` (consecutive pieces of `text`, in order: its characters, with a
-/// reference or an escape sequence as one) into words and the runs of whitespace between
-/// them, the units a shrink by words removes. A no-break space separates words too.
+/// reference or an escape sequence as one) into the units a shrink by words removes, the
+/// tokens of [`crate::tokens::count`]: runs of letters, digits and underscores, runs of
+/// whitespace (a no-break space among them), and every other piece on its own. A value
+/// without spaces (`M9.4.5a2`, `[\\p{L}\\-@]*`) thus still loses what it does not need
+/// piece by piece, and what goes is a token fewer each time.
 pub(crate) fn words(text: &str, characters: Vec<Range<usize>>) -> Vec<Range<usize>> {
-    let space = |unit: &Range<usize>| text[unit.clone()].chars().all(char::is_whitespace);
+    #[derive(PartialEq)]
+    enum Class {
+        Space,
+        Word,
+        Other,
+    }
+    let class = |unit: &Range<usize>| {
+        let piece = &text[unit.clone()];
+        let mut chars = piece.chars();
+        match (chars.next(), chars.next()) {
+            _ if piece.chars().all(char::is_whitespace) => Class::Space,
+            (Some(c), None) if c.is_alphanumeric() || c == '_' => Class::Word,
+            _ => Class::Other,
+        }
+    };
     let mut words: Vec<Range<usize>> = Vec::new();
+    let mut last_class = Class::Other;
     for unit in characters {
+        let class = class(&unit);
         match words.last_mut() {
-            Some(last) if space(last) == space(&unit) => last.end = unit.end,
+            Some(last) if class == last_class && class != Class::Other => last.end = unit.end,
             _ => words.push(unit),
         }
+        last_class = class;
     }
     words
 }

@@ -309,6 +309,8 @@ struct CategoryFile {
     list_only: Vec<String>,
     #[serde(default)]
     fixed: Vec<String>,
+    #[serde(default)]
+    not_from: Vec<String>,
     placeholder: Option<String>,
     #[serde(default)]
     no_placeholder: Vec<String>,
@@ -506,6 +508,9 @@ struct Category {
     loose_unless_has: Vec<String>,
     through_max: usize,
     fixed: BTreeSet<Position>,
+    /// Positions whose nodes are never offered to replace an ancestor (JSON's member
+    /// names: strings, but `{"a": 1}` as `"a"` is no reduction anyone wants).
+    not_from: BTreeSet<Position>,
     placeholder: Option<String>,
     no_placeholder: BTreeSet<Position>,
     avoid: Vec<Avoid>,
@@ -872,6 +877,7 @@ impl Grammar {
                 loose_unless_has: c.loose_unless_has.clone(),
                 through_max: c.through_max,
                 fixed: positions(&c.fixed)?,
+                not_from: positions(&c.not_from)?,
                 placeholder: c.placeholder.clone(),
                 no_placeholder: positions(&c.no_placeholder)?,
                 avoid,
@@ -1628,14 +1634,16 @@ impl Grammar {
     ) -> Vec<Range<usize>> {
         let mut out = Vec::new();
         let mut cursor = node.walk();
-        // (node, scope groups left on the way down from `node`)
-        let mut stack: Vec<(TsNode<'t>, u32)> = Vec::new();
+        // (node, scope groups left on the way down from `node`, not at a `not_from` position)
+        let mut stack: Vec<(TsNode<'t>, u32, bool)> = Vec::new();
         let crossed = self.info(node).within;
-        push_named(&mut stack, &mut cursor, node, crossed);
-        while let Some((n, crossed)) = stack.pop() {
+        let not_from = &category.not_from;
+        push_named(&mut stack, &mut cursor, node, crossed, not_from);
+        while let Some((n, crossed, offered)) = stack.pop() {
             let info = self.info(n);
             if info.member & bit != 0 {
-                let allowed = info.exclude & bit == 0
+                let allowed = offered
+                    && info.exclude & bit == 0
                     && (in_list || info.list_only & bit == 0)
                     && fits(n)
                     && !self.leaks_scope(n, crossed, &mut cursor);
@@ -1647,10 +1655,10 @@ impl Grammar {
                     .filter(|c| !c.is_extra() && self.info(*c).member & bit != 0)
                     .count();
                 if info.through & bit != 0 && items <= category.through_max {
-                    push_named(&mut stack, &mut cursor, n, crossed | info.within);
+                    push_named(&mut stack, &mut cursor, n, crossed | info.within, not_from);
                 }
             } else if info.stop & bit == 0 {
-                push_named(&mut stack, &mut cursor, n, crossed | info.within);
+                push_named(&mut stack, &mut cursor, n, crossed | info.within, not_from);
             }
         }
         out
@@ -1682,16 +1690,19 @@ impl Grammar {
     }
 }
 
-/// Pushes the named, non-extra children of `node` so that they pop in document order.
+/// Pushes the named, non-extra children of `node` so that they pop in document order,
+/// each with `mask` and whether it stands anywhere but at one of the `not_from` positions.
 fn push_named<'t>(
-    stack: &mut Vec<(TsNode<'t>, u32)>,
+    stack: &mut Vec<(TsNode<'t>, u32, bool)>,
     cursor: &mut TreeCursor<'t>,
     node: TsNode<'t>,
     mask: u32,
+    not_from: &BTreeSet<Position>,
 ) {
-    for (c, _) in children(node, cursor).into_iter().rev() {
+    for (c, field) in children(node, cursor).into_iter().rev() {
         if c.is_named() && !c.is_extra() {
-            stack.push((c, mask));
+            let at = |(k, f): &Position| k == node.kind() && (f.is_none() || f.as_deref() == field);
+            stack.push((c, mask, !not_from.iter().any(at)));
         }
     }
 }
