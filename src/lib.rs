@@ -174,7 +174,9 @@ fn smallest_of(frontend: &dyn Frontend, text: &str, tree: &Tree) -> Option<Strin
         if node.kind == NodeKind::Whitespace {
             return None;
         }
-        node.delete.clone().map(Edit::delete).or_else(|| {
+        // With its separators, line and brackets (`node.deletion()`), as the deletion passes
+        // take it: a JSON object emptied is `{}`, not `{` and `}` on two lines.
+        node.deletion().or_else(|| {
             node.alternatives
                 .iter()
                 .find(|edits| matches!(edits.as_slice(), [e] if e.span == node.span && e.text.len() < node.span.len()))

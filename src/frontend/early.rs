@@ -3,7 +3,10 @@
 //! was deleted), a `let`, `const` or `class` name declared twice in one scope, or also by a
 //! `var`, a function or a parameter there (an unwrapped block joined two scopes), and a
 //! `super()` call in a class that no longer `extends` anything, a `break a` hoisted out of
-//! the statement labelled `a`, an `export { a }` without `a`. V8 refuses such a file
+//! the statement labelled `a`, an `export { a }` without `a`, a `for await` carried into a
+//! function that is not async; and one syntax error tree-sitter's grammar lets through:
+//! a `try` left with neither `catch` nor `finally` (each may go while the other stays, and
+//! a candidate may take both). V8 refuses such a file
 //! before running it, so a test that runs it only wastes a call, and a test that does not
 //! (a minifier, a formatter) may accept it as the result.
 //!
@@ -24,8 +27,13 @@ pub struct Checks {
     pub lexical: bool,
     /// Every `super()` call is in the constructor of a class that `extends` another.
     pub super_calls: bool,
-    /// Every `for await` loop is in an async function.
+    /// Every `for await` loop is in an async function (or at a module's top level).
     pub for_await: bool,
+    /// The original is a module (it imports or exports): a `for await` may stand at its top
+    /// level, and still may once the candidate no longer says so.
+    pub module: bool,
+    /// Every `try` has a `catch` or a `finally`.
+    pub tries: bool,
     /// Every name a module's `export { a }` lists is declared at its top level.
     pub exports: bool,
     /// The script does not begin with a `'use strict'` directive (held only to an original
@@ -42,6 +50,8 @@ impl Checks {
         lexical: true,
         super_calls: true,
         for_await: true,
+        module: false,
+        tries: true,
         exports: true,
         sloppy_top: true,
         labels: true,
@@ -54,7 +64,9 @@ impl Checks {
             lexical: lexical_ok(text, root),
             super_calls: super_calls_ok(text, root),
             // A module's top level may hold a `for await` loop.
-            for_await: for_await_ok(text, root) && !is_module(root),
+            for_await: for_await_ok(text, root, is_module(root)),
+            module: is_module(root),
+            tries: tries_ok(text, root),
             exports: exports_ok(text, root),
             sloppy_top: !strict_top(text, root),
             labels: labels_ok(text, root),
@@ -67,6 +79,7 @@ impl Checks {
             && !self.lexical
             && !self.super_calls
             && !self.for_await
+            && !self.tries
             && !self.exports
             && !self.sloppy_top
             && !self.labels
@@ -83,8 +96,11 @@ impl Checks {
         if self.super_calls && !super_calls_ok(text, root) {
             return Some(SUPER);
         }
-        if self.for_await && !for_await_ok(text, root) {
+        if self.for_await && !for_await_ok(text, root, self.module || is_module(root)) {
             return Some(FOR_AWAIT);
+        }
+        if self.tries && !tries_ok(text, root) {
+            return Some(TRY);
         }
         if self.exports && !exports_ok(text, root) {
             return Some(EXPORTS);
@@ -120,8 +136,13 @@ impl Checks {
             return Some(SUPER);
         }
         // A hoist carries a loop out of its function into the scope around the edit.
-        if self.for_await && found.scopes.iter().any(|&s| !for_await_ok(text, s)) {
+        let module = self.module || is_module(root);
+        if self.for_await && found.scopes.iter().any(|&s| !for_await_ok(text, s, module)) {
             return Some(FOR_AWAIT);
+        }
+        // The `catch` and the `finally` of a `try` in that scope both went.
+        if self.tries && found.scopes.iter().any(|&s| !tries_ok(text, s)) {
+            return Some(TRY);
         }
         // The rules of the top level, when an edit touched it (an export's declaration in
         // a block there is missed).
@@ -243,10 +264,9 @@ fn super_calls_ok(text: &str, root: Node) -> bool {
         .all(|class| class_ok(text, class))
 }
 
-/// True when every `for await` loop below `root` has an async function around it (the
-/// top level of a module allows one too: an original with such a loop is not held to
-/// this rule).
-fn for_await_ok(text: &str, root: Node) -> bool {
+/// True when every `for await` loop below `root` has an async function around it, or, in
+/// a `module`, no function at all (its top level).
+fn for_await_ok(text: &str, root: Node, module: bool) -> bool {
     if !mentions_for_await(&text[root.byte_range()]) {
         return true;
     }
@@ -256,10 +276,22 @@ fn for_await_ok(text: &str, root: Node) -> bool {
     };
     descendants(root)
         .filter(|n| n.kind() == "for_in_statement" && has(*n, "await"))
-        .all(|lp| {
-            ancestors(lp)
-                .find(|n| is_function(n.kind()))
-                .is_some_and(|f| has(f, "async"))
+        .all(|lp| match ancestors(lp).find(|n| is_function(n.kind())) {
+            Some(f) => has(f, "async"),
+            None => module,
+        })
+}
+
+/// True when every `try` below `root` keeps a `catch` or a `finally`.
+fn tries_ok(text: &str, root: Node) -> bool {
+    if !text[root.byte_range()].contains("try") {
+        return true;
+    }
+    descendants(root)
+        .filter(|n| n.kind() == "try_statement")
+        .all(|t| {
+            t.child_by_field_name("handler").is_some()
+                || t.child_by_field_name("finalizer").is_some()
         })
 }
 
@@ -331,6 +363,7 @@ const PRIVATE: &str = "a private name is used where no enclosing class declares 
 const LEXICAL: &str = "a lexical name is declared twice in one scope";
 const SUPER: &str = "super() is called in a class that extends nothing";
 const FOR_AWAIT: &str = "a for await loop is outside an async function";
+const TRY: &str = "a try has neither catch nor finally";
 const EXPORTS: &str = "an export lists a name the module does not declare";
 const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
 const LABELS: &str = "a break or continue names a label that does not enclose it";
@@ -843,9 +876,18 @@ mod tests {
         ] {
             assert!(checks(fine).for_await, "{fine}");
         }
-        // A module may loop at its top level: it is not held to the rule at all.
-        let module = "import y from 'm'; async function f() { for await (const x of y) g(x); }";
-        assert!(!checks(module).for_await);
+        // A module may loop at its top level, but not in a function that is not async (a
+        // field trial's `export default function` took a loop hoisted out of an async one).
+        let module = "import y from 'm'; for await (const x of y) g(x);";
+        let rules = checks(module);
+        assert!(rules.for_await && rules.module);
+        let hoisted = "export default function () { for await (const x of y) {} }";
+        assert_eq!(
+            rules.violation(hoisted, parse(hoisted).root_node()),
+            Some(FOR_AWAIT)
+        );
+        let alone = "for await (const x of y) {}";
+        assert_eq!(rules.violation(alone, parse(alone).root_node()), None);
         assert!(!mentions_for_await("const before = await x;"));
         assert!(mentions_for_await("x;for  await (a of b) {}"));
         for broken in [
@@ -855,6 +897,24 @@ mod tests {
         ] {
             assert!(!checks(broken).for_await, "{broken}");
         }
+    }
+
+    /// tree-sitter reads `try {}` without a handler; JavaScript does not.
+    #[test]
+    fn a_try_keeps_a_catch_or_a_finally() {
+        for fine in [
+            "try { a(); } catch (e) {}",
+            "try { a(); } finally { b(); }",
+            "f(); function g() { try {} catch {} finally {} }",
+        ] {
+            assert!(checks(fine).tries, "{fine}");
+        }
+        let rules = checks("try { a(); } catch (e) {} finally {}");
+        let bare = "function g() { try { a(); } }";
+        let tree = parse(bare);
+        assert_eq!(rules.violation(bare, tree.root_node()), Some(TRY));
+        let at = [bare.find('}').unwrap() + 1];
+        assert_eq!(rules.violation_near(bare, tree.root_node(), &at), Some(TRY));
     }
 
     #[test]
