@@ -328,6 +328,10 @@ struct ReplaceFile {
     unless_used: Option<String>,
     #[serde(default)]
     unless_result_used: bool,
+    #[serde(default)]
+    when_bare: Vec<String>,
+    #[serde(default)]
+    bare: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -489,6 +493,10 @@ struct Replace {
     unless_used: Option<Segment>,
     /// Only inside a function whose result is dropped (see [`Uses::result_unused`]).
     unless_result_used: bool,
+    /// Only while each of these fields, where present, holds nothing: its text, spaces
+    /// taken out, is one of `bare` (an `if`'s branches `{}` or `;`, an `else {}`).
+    when_bare: Vec<String>,
+    bare: Vec<String>,
 }
 
 /// A position is a parent kind and, optionally, the field the child is in.
@@ -810,6 +818,13 @@ impl Grammar {
                     .map(|n| names.segment(n))
                     .transpose()?,
                 unless_result_used: r.unless_result_used,
+                when_bare: {
+                    for f in &r.when_bare {
+                        names.field(f)?;
+                    }
+                    r.when_bare.clone()
+                },
+                bare: r.bare.clone(),
             });
         }
         let mut categories = Vec::new();
@@ -1508,6 +1523,18 @@ impl Grammar {
                 }
             }
             if rule.unless_result_used && !uses.result_unused(text, node, &self.results) {
+                continue;
+            }
+            let bare = |field: &String| {
+                node.child_by_field_name(field).is_none_or(|child| {
+                    let compact: String = text[child.byte_range()]
+                        .chars()
+                        .filter(|c| !c.is_whitespace())
+                        .collect();
+                    rule.bare.contains(&compact)
+                })
+            };
+            if !rule.when_bare.iter().all(bare) {
                 continue;
             }
             for template in &rule.templates {

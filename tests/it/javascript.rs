@@ -826,6 +826,30 @@ fn values_stand_without_their_unused_declarations_and_returns() {
     }
 }
 
+/// A statement left around an expression the test needs becomes that expression once its
+/// body holds nothing (a field trial's escodegen crash on optional chaining kept
+/// `if (\n  options?.x\n) {}`); while the body holds what the test needs, the statement
+/// is never asked as its expression.
+#[test]
+fn bare_statements_become_their_expression() {
+    for (input, expected) in [
+        ("if (a?.b) {\n  f();\n} else {\n  g();\n}\n", "a?.b;\n"),
+        ("while (a?.b) {\n  f();\n}\n", "a?.b;\n"),
+        ("switch (a?.b) {\n  case 1:\n    f();\n}\n", "a?.b;\n"),
+        ("if (ok) throw a?.b;\n", "a?.b;\n"),
+    ] {
+        let (_, result) = reduce_logged(input, "grep -qF 'a?.b' \"$1\"");
+        assert_eq!(result, expected, "{input}");
+    }
+    let (asked, result) = reduce_logged(
+        "if (a?.b) {\n  KEEP();\n}\n",
+        "grep -qF 'a?.b' \"$1\" && grep -q KEEP \"$1\"",
+    );
+    assert_eq!(result, "if (a?.b) KEEP;\n");
+    let bare = |t: &String| t.starts_with("(a?.b);") || t.starts_with("a?.b;");
+    assert!(!asked.iter().any(bare), "{asked:?}");
+}
+
 /// In minified code a node's neighbour may be a keyword with no space before the node
 /// (`return{`, `typeof(`): what takes the node's place keeps a space there, or the two
 /// would fuse into a new name (`returnl`), a different program that still parses; the
