@@ -2004,13 +2004,15 @@ fn shared_line(text: &str, breaks: &[usize], delete: Range<usize>) -> Option<Lin
     if end < delete.end {
         return None;
     }
-    let start = next.checked_sub(1).map_or(0, |before| breaks[before] + 1);
+    // The first line begins after a byte-order mark, which stays when the line goes.
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let start = next.checked_sub(1).map_or(bom, |before| breaks[before] + 1);
     let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
     let first = bytes[start..end].iter().position(|b| !blank(b))? + start;
     let last = bytes[start..end].iter().rposition(|b| !blank(b))? + start + 1;
     let whole = if end < bytes.len() {
         start..end + 1
-    } else if start > 0 {
+    } else if start > bom {
         // The last line: the line break before it goes (with its `\r`).
         let from = start - 1;
         (if from > 0 && bytes[from - 1] == b'\r' {

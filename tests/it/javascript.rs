@@ -826,6 +826,22 @@ fn values_stand_without_their_unused_declarations_and_returns() {
     }
 }
 
+/// A byte-order mark stays where it is, and the first line goes whole after it (a field
+/// trial's result kept a blank line after the mark).
+#[test]
+fn the_first_line_goes_after_a_byte_order_mark() {
+    for (input, expected) in [
+        (
+            "\u{feff}var a = 1;\nvar b = 2;\nKEEP();\n",
+            "\u{feff}KEEP;\n",
+        ),
+        ("\u{feff}a(); KEEP();", "\u{feff}KEEP;"),
+    ] {
+        let (_, result) = reduce_logged(input, "grep -q KEEP \"$1\"");
+        assert_eq!(result, expected, "{input:?}");
+    }
+}
+
 /// A statement left around an expression the test needs becomes that expression once its
 /// body holds nothing (a field trial's escodegen crash on optional chaining kept
 /// `if (\n  options?.x\n) {}`); while the body holds what the test needs, the statement
