@@ -140,8 +140,9 @@ impl Checks {
         if self.for_await && found.scopes.iter().any(|&s| !for_await_ok(text, s, module)) {
             return Some(FOR_AWAIT);
         }
-        // The `catch` and the `finally` of a `try` in that scope both went.
-        if self.tries && found.scopes.iter().any(|&s| !tries_ok(text, s)) {
+        // The `catch` and the `finally` of a `try` both went: the edit stands right after
+        // its block.
+        if self.tries && !tries_near_ok(text, root, &at) {
             return Some(TRY);
         }
         // The rules of the top level, when an edit touched it (an export's declaration in
@@ -284,15 +285,41 @@ fn for_await_ok(text: &str, root: Node, module: bool) -> bool {
 
 /// True when every `try` below `root` keeps a `catch` or a `finally`.
 fn tries_ok(text: &str, root: Node) -> bool {
-    if !text[root.byte_range()].contains("try") {
-        return true;
-    }
-    descendants(root)
-        .filter(|n| n.kind() == "try_statement")
-        .all(|t| {
-            t.child_by_field_name("handler").is_some()
-                || t.child_by_field_name("finalizer").is_some()
-        })
+    let mentions_try = text[root.byte_range()].match_indices("try").any(|(at, _)| {
+        let at = root.start_byte() + at;
+        !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    });
+    !mentions_try
+        || descendants(root)
+            .filter(|n| n.kind() == "try_statement")
+            .all(try_ok)
+}
+
+/// True when `try` keeps a `catch` or a `finally`.
+fn try_ok(try_statement: Node) -> bool {
+    try_statement.child_by_field_name("handler").is_some()
+        || try_statement.child_by_field_name("finalizer").is_some()
+}
+
+/// [`tries_ok`] for the `try` statements around the last token before each edit at `at`
+/// (a `try` that lost its `catch` and `finally` ends with its block right before the
+/// edit), without a walk of the whole scope: lodash's candidates took 0.4 ms more each.
+fn tries_near_ok(text: &str, root: Node, at: &[usize]) -> bool {
+    at.iter().all(|&p| {
+        let before = text.get(..p).map_or(text.len(), |t| t.trim_end().len());
+        if before == 0 {
+            return true;
+        }
+        root.descendant_for_byte_range(before - 1, before)
+            .is_none_or(|token| {
+                ancestors(token)
+                    .filter(|n| n.kind() == "try_statement")
+                    .all(try_ok)
+            })
+    })
 }
 
 /// True when `text` may hold a `for await` loop: `await` after `for` and spaces (a

@@ -1525,11 +1525,20 @@ impl Grammar {
             if rule.unless_result_used && !uses.result_unused(text, node, &self.results) {
                 continue;
             }
+            // Past the longest bare text, a child's text is not read any further: an `if`
+            // around a whole library's body is asked on every parse.
+            let longest = rule
+                .bare
+                .iter()
+                .map(|b| b.chars().count())
+                .max()
+                .unwrap_or(0);
             let bare = |field: &String| {
                 node.child_by_field_name(field).is_none_or(|child| {
                     let compact: String = text[child.byte_range()]
                         .chars()
                         .filter(|c| !c.is_whitespace())
+                        .take(longest + 1)
                         .collect();
                     rule.bare.contains(&compact)
                 })
