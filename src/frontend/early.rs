@@ -277,11 +277,17 @@ fn for_await_ok(text: &str, root: Node, module: bool) -> bool {
     };
     descendants(root)
         .filter(|n| n.kind() == "for_in_statement" && has(*n, "await"))
-        .all(|lp| match ancestors(lp).find(|n| is_function(n.kind())) {
-            Some(f) => has(f, "async"),
-            None => module,
+        .all(|lp| {
+            // A class's static block is no function, and no top level either.
+            let around = ancestors(lp).find(|n| is_function(n.kind()) || n.kind() == STATIC_BLOCK);
+            match around {
+                Some(f) => f.kind() != STATIC_BLOCK && has(f, "async"),
+                None => module,
+            }
         })
 }
+
+const STATIC_BLOCK: &str = "class_static_block";
 
 /// True when every `try` below `root` keeps a `catch` or a `finally`.
 fn tries_ok(text: &str, root: Node) -> bool {
@@ -915,6 +921,12 @@ mod tests {
         );
         let alone = "for await (const x of y) {}";
         assert_eq!(rules.violation(alone, parse(alone).root_node()), None);
+        // A static block is not the top level (a review's hoist out of an async function).
+        let block = "export class A { static { for await (const x of y) g; } }";
+        assert_eq!(
+            rules.violation(block, parse(block).root_node()),
+            Some(FOR_AWAIT)
+        );
         assert!(!mentions_for_await("const before = await x;"));
         assert!(mentions_for_await("x;for  await (a of b) {}"));
         for broken in [
