@@ -73,6 +73,12 @@ impl Checks {
         }
     }
 
+    /// True when a text whose tree is under `root` reads as a module: the original did, or
+    /// the text itself imports or exports.
+    fn module_at(self, root: Node) -> bool {
+        self.module || is_module(root)
+    }
+
     /// True when no rule is enforced.
     pub fn none(self) -> bool {
         !self.private_names
@@ -96,7 +102,7 @@ impl Checks {
         if self.super_calls && !super_calls_ok(text, root) {
             return Some(SUPER);
         }
-        if self.for_await && !for_await_ok(text, root, self.module || is_module(root)) {
+        if self.for_await && !for_await_ok(text, root, self.module_at(root)) {
             return Some(FOR_AWAIT);
         }
         if self.tries && !tries_ok(text, root) {
@@ -136,7 +142,7 @@ impl Checks {
             return Some(SUPER);
         }
         // A hoist carries a loop out of its function into the scope around the edit.
-        let module = self.module || is_module(root);
+        let module = self.module_at(root);
         if self.for_await && found.scopes.iter().any(|&s| !for_await_ok(text, s, module)) {
             return Some(FOR_AWAIT);
         }
@@ -291,13 +297,10 @@ const STATIC_BLOCK: &str = "class_static_block";
 
 /// True when every `try` below `root` keeps a `catch` or a `finally`.
 fn tries_ok(text: &str, root: Node) -> bool {
-    let mentions_try = text[root.byte_range()].match_indices("try").any(|(at, _)| {
-        let at = root.start_byte() + at;
-        !text[..at]
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    });
+    let start = root.start_byte();
+    let mentions_try = text[root.byte_range()]
+        .match_indices("try")
+        .any(|(at, _)| !ends_in_a_name(&text[..start + at]));
     !mentions_try
         || descendants(root)
             .filter(|n| n.kind() == "try_statement")
@@ -333,12 +336,16 @@ fn tries_near_ok(text: &str, root: Node, at: &[usize]) -> bool {
 fn mentions_for_await(text: &str) -> bool {
     text.match_indices("await").any(|(at, _)| {
         let before = text[..at].trim_end();
-        before.ends_with("for")
-            && !before[..before.len() - 3]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        before.ends_with("for") && !ends_in_a_name(&before[..before.len() - 3])
     })
+}
+
+/// True when `text` ends with a character of a name, so that a keyword right after it
+/// would be part of that name (`entry`, `platform`).
+fn ends_in_a_name(text: &str) -> bool {
+    text.chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 fn is_function(kind: &str) -> bool {

@@ -1136,36 +1136,21 @@ mod tests {
     #[test]
     fn strings_shrink_by_words_with_escapes_whole() {
         let text = "f('a b\\n\\x41\\u00e9\\u{1F600}\\\\ é', \"\");\n";
-        assert_eq!(
-            string_pieces(text, Grain::Words),
-            [vec![
-                "a",
-                " ",
-                "b",
-                "\\n",
-                "\\x41",
-                "\\u00e9",
-                "\\u{1F600}",
-                "\\\\",
-                " ",
-                "é"
-            ]]
-        );
-        assert_eq!(
-            string_pieces(text, Grain::Characters),
-            [vec![
-                "a",
-                " ",
-                "b",
-                "\\n",
-                "\\x41",
-                "\\u00e9",
-                "\\u{1F600}",
-                "\\\\",
-                " ",
-                "é"
-            ]]
-        );
+        // Every escape is a piece of its own at both grains: by words, as a token.
+        let pieces = [vec![
+            "a",
+            " ",
+            "b",
+            "\\n",
+            "\\x41",
+            "\\u00e9",
+            "\\u{1F600}",
+            "\\\\",
+            " ",
+            "é",
+        ]];
+        assert_eq!(string_pieces(text, Grain::Words), pieces);
+        assert_eq!(string_pieces(text, Grain::Characters), pieces);
         // Every deletion of one character leaves a string that parses, with the same
         // escapes.
         let js = JavaScript::default();

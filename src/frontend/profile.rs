@@ -497,6 +497,8 @@ struct Replace {
     /// taken out, is one of `bare` (an `if`'s branches `{}` or `;`, an `else {}`).
     when_bare: Vec<String>,
     bare: Vec<String>,
+    /// The characters of the longest `bare` text: a child's text is read no further.
+    bare_longest: usize,
 }
 
 /// A position is a parent kind and, optionally, the field the child is in.
@@ -825,6 +827,7 @@ impl Grammar {
                     r.when_bare.clone()
                 },
                 bare: r.bare.clone(),
+                bare_longest: r.bare.iter().map(|b| b.chars().count()).max().unwrap_or(0),
             });
         }
         let mut categories = Vec::new();
@@ -1527,18 +1530,12 @@ impl Grammar {
             }
             // Past the longest bare text, a child's text is not read any further: an `if`
             // around a whole library's body is asked on every parse.
-            let longest = rule
-                .bare
-                .iter()
-                .map(|b| b.chars().count())
-                .max()
-                .unwrap_or(0);
             let bare = |field: &String| {
                 node.child_by_field_name(field).is_none_or(|child| {
                     let compact: String = text[child.byte_range()]
                         .chars()
                         .filter(|c| !c.is_whitespace())
-                        .take(longest + 1)
+                        .take(rule.bare_longest + 1)
                         .collect();
                     rule.bare.contains(&compact)
                 })
