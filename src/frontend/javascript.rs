@@ -744,8 +744,16 @@ mod tests {
             "var f = function () { return null.x; };\nx = f();"
         ));
         assert!(!offered("g(function () { return null.x; });"));
+        // An export's importers are not in the text (as `module.exports`' are not).
+        assert!(offered("export class K { m() { return null.x; } }"));
+        assert!(offered("export const f = function () { return null.x; };"));
+        assert!(offered("export default function () { return null.x; }"));
+        assert!(offered("export function f() { return null.x; }"));
+        assert!(!offered(
+            "export function f() { return null.x; }\nvar v = f();"
+        ));
         // Not where the language takes the result by itself: an accessor, a constructor,
-        // a conversion or protocol method, a computed name, a member of an export.
+        // a conversion or protocol method, a computed name.
         assert!(!offered(
             "class K { get m() { return null.x; } }\nnew K().m();"
         ));
@@ -756,8 +764,6 @@ mod tests {
             "var o = { toString: function () { return null.x; } };"
         ));
         assert!(!offered("var o = { [k]() { return null.x; } };\no[k]();"));
-        assert!(!offered("export class K { m() { return null.x; } }"));
-        assert!(!offered("export const f = function () { return null.x; };"));
         // Nor where the value would continue the statement before it (`g()` then `[1]`).
         let asi = |text: &str, own: &str, new: &str| {
             node(text, "return_statement", own)

@@ -181,7 +181,7 @@ struct ResultsFile {
     #[serde(default)]
     through: Vec<String>,
     #[serde(default)]
-    exported: Vec<String>,
+    dropped: Vec<String>,
     #[serde(default)]
     named: Vec<NamedFile>,
     #[serde(default)]
@@ -211,7 +211,10 @@ struct Results {
     callee: (String, String),
     statement: String,
     through: Vec<String>,
-    exported: Vec<String>,
+    /// Positions (kind, field) where a function's value goes to no one in the text (a
+    /// module's default export: its importers are elsewhere, as a script's callers of
+    /// `module.exports` are).
+    dropped: Vec<(String, String)>,
     /// Positions (kind, field) that name the function standing there, and the field of
     /// that kind that holds the name.
     named: Vec<((String, String), String)>,
@@ -933,7 +936,11 @@ impl Grammar {
                     callee: field(&r.callee)?,
                     statement: r.statement.clone(),
                     through: kinds(&r.through)?,
-                    exported: kinds(&r.exported)?,
+                    dropped: r
+                        .dropped
+                        .iter()
+                        .map(|at| field(at))
+                        .collect::<Result<_, String>>()?,
                     named: r
                         .named
                         .iter()
@@ -2225,11 +2232,11 @@ impl<'t> Uses<'t> {
             .any(|(word, (n, _))| self.words.get(word).map_or(0, |&(count, _)| count) > *n)
     }
 
-    /// True when the function around `node` gives its result to no one: a declared
-    /// function only ever called as a statement (`f();`) and not exported, a function
-    /// called where it stands as a statement (`(function () {...})();`), or one standing
-    /// where it is named (`var f = function`, `o.f = () =>`) by a name written nowhere
-    /// else.
+    /// True when the function around `node` gives its result to no one in the text: a
+    /// declared function only ever called as a statement (`f();`), a function called
+    /// where it stands as a statement (`(function () {...})();`), one at a `dropped`
+    /// position (`export default function () {}`), or one standing where it is named
+    /// (`var f = function`, `o.f = () =>`) by a name written nowhere else.
     fn result_unused(&self, text: &str, node: TsNode, results: &Results) -> bool {
         let is = |n: TsNode, kinds: &[String]| kinds.iter().any(|k| k == n.kind());
         let Some(function) = std::iter::successors(node.parent(), |n| n.parent())
@@ -2237,15 +2244,14 @@ impl<'t> Uses<'t> {
         else {
             return false;
         };
-        // A name written only quietly, not one the language calls by itself, nor one an
-        // export gives callers elsewhere (`export class`, `export const f = () =>`).
+        // A name written only quietly, not one the language calls by itself. An export's
+        // importers are not in the text, like the callers of a script's `module.exports`:
+        // a test that runs the code needs what it needs of them, one call to learn.
         let quiet = |name: TsNode| {
             let word = &text[name.byte_range()];
             name.kind().ends_with("identifier")
                 && !results.implicit.iter().any(|i| i == word)
                 && self.words.get(word).is_some_and(|w| !w.1)
-                && !std::iter::successors(name.parent(), |n| n.parent())
-                    .any(|n| is(n, &results.exported))
         };
         if let Some((_, name)) = results.members.iter().find(|(k, _)| *k == function.kind()) {
             // Not an accessor, whose result a property read takes.
@@ -2253,15 +2259,13 @@ impl<'t> Uses<'t> {
                 && function.child_by_field_name(name).is_some_and(quiet);
         }
         if function.kind() == results.declared.0 {
-            let exported = function.parent().is_some_and(|p| is(p, &results.exported));
             return function
                 .child_by_field_name(&results.declared.1)
                 .is_some_and(|name| {
-                    let valued = self
+                    !self
                         .words
                         .get(&text[name.byte_range()])
-                        .is_some_and(|w| w.1);
-                    !exported && !valued
+                        .is_some_and(|w| w.1)
                 });
         }
         let mut callee = function;
@@ -2269,12 +2273,17 @@ impl<'t> Uses<'t> {
             callee = p;
         }
         if let Some(parent) = callee.parent() {
-            for ((kind, value), name) in &results.named {
-                let stands = parent.kind() == kind
+            let at = |(kind, field): &(String, String)| {
+                parent.kind() == kind
                     && parent
-                        .child_by_field_name(value)
-                        .is_some_and(|v| v.id() == callee.id());
-                if !stands {
+                        .child_by_field_name(field)
+                        .is_some_and(|v| v.id() == callee.id())
+            };
+            if results.dropped.iter().any(at) {
+                return true;
+            }
+            for (position, name) in &results.named {
+                if !at(position) {
                     continue;
                 }
                 // The name's last word: `f`, or `f` of `o.f`.

@@ -766,6 +766,38 @@ fn module_exports_keep_their_declarations() {
     }
 }
 
+/// A module's exported function gives its result to importers that are not in the text,
+/// as a script's `module.exports` does: a test that only needs the code inside it (a tool
+/// that chokes on an `await`) sees the `return` become a statement and the function go
+/// around it, in a module as in a script (a field trial's module kept both functions).
+#[test]
+fn exported_functions_lose_a_return_as_module_exports_do() {
+    let body = "  return run(async function () {\n    const x = await fetchIt(url);\n    use(x);\n  });\n}\n";
+    for (name, head) in [
+        ("a.mjs", "export default function () {\n"),
+        ("a.cjs", "module.exports = function () {\n"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), format!("{head}{body}")).unwrap();
+        script(
+            dir.path(),
+            "t.sh",
+            "node --check \"$1\" 2>/dev/null && grep -q 'await fetchIt' \"$1\"",
+        );
+        let output = format!("out-{name}");
+        let out = treereduce(
+            dir.path(),
+            &[name, "./t.sh", "-q", "-j", "1", "-o", &output],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let result = std::fs::read_to_string(dir.path().join(output)).unwrap();
+        assert_eq!(
+            result, "run(async function () {\n  await fetchIt;\n});\n",
+            "{name}"
+        );
+    }
+}
+
 /// Reduces `input` (a script) with a test that runs node and greps `error`; returns the
 /// candidates asked (line breaks as spaces) and the result.
 fn reduce_with_node(input: &str, error: &str) -> (Vec<String>, String) {
