@@ -152,29 +152,48 @@ pub(super) fn markup_units(
 }
 
 /// The units of the comment spanning `span` (`<!--` to `-->`) at `grain`, where taking
-/// any of them away leaves a comment: none when it holds a `-` (a `--` would end it in
-/// HTML and is not allowed in XML), nor words when one begins with `>`, nor characters
-/// when any is a `>` (`<!-->` ends at once in HTML).
+/// any of them away leaves a comment. A `-` goes and stays with what follows it, so no
+/// deletion spells a `--` (which would end the comment in HTML and is not allowed in XML)
+/// or leaves one before the closing `-->` (`Plug-In` is `Plug` and `-In`; an Illustrator
+/// SVG's comment has one); a comment that holds a `--` already gives none. Nor does
+/// one with a word that begins with `>` or `->`, nor characters when any is a `>`
+/// (`<!-->` and `<!--->` end at once in HTML).
 fn comment_units(text: &str, span: Range<usize>, grain: Grain) -> Vec<Range<usize>> {
     let inner = text[span.clone()]
         .strip_prefix("<!--")
         .and_then(|rest| rest.strip_suffix("-->"));
-    let Some(inner) = inner.filter(|inner| !inner.contains('-')) else {
+    let Some(inner) = inner.filter(|inner| !inner.contains("--")) else {
         return Vec::new();
     };
     let content = span.start + 4..span.end - 3;
-    match grain {
-        Grain::Words => {
-            let units = word_units(text, content);
-            if units.iter().any(|u| text[u.clone()].starts_with('>')) {
-                Vec::new()
-            } else {
-                units
-            }
+    let units = match grain {
+        Grain::Words => word_units(text, content.clone()),
+        Grain::Characters if inner.contains('>') => return Vec::new(),
+        Grain::Characters => character_units(text, content.clone()),
+    };
+    let mut fused: Vec<Range<usize>> = Vec::with_capacity(units.len());
+    let mut dash: Option<usize> = None;
+    for unit in units {
+        let start = dash.take().unwrap_or(unit.start);
+        if &text[unit.clone()] == "-" {
+            dash = Some(start);
+        } else {
+            fused.push(start..unit.end);
         }
-        Grain::Characters if inner.contains('>') => Vec::new(),
-        Grain::Characters => character_units(text, content),
     }
+    // A `-` last (in HTML, `<!-- a--->`) stays with what comes before it.
+    if let Some(start) = dash {
+        match fused.last_mut() {
+            Some(last) => last.end = content.end,
+            None => fused.push(start..content.end),
+        }
+    }
+    let opens =
+        |u: &Range<usize>| text[u.clone()].starts_with('>') || text[u.clone()].starts_with("->");
+    if fused.iter().any(opens) {
+        return Vec::new();
+    }
+    fused
 }
 
 /// XML's whitespace: narrower than Unicode's (a no-break space is text).
@@ -1276,7 +1295,18 @@ mod tests {
             [" ", "a", " ", "b", " "]
         );
         assert_eq!(units("<!--ab-->", Grain::Characters), ["a", "b"]);
-        assert!(units("<!-- a - b -->", Grain::Words).is_empty());
+        // A `-` goes with what follows it: no deletion spells `--` or ends in `-`.
+        assert_eq!(
+            units("<!-- Plug-In x -->", Grain::Words),
+            [" ", "Plug", "-In", " ", "x", " "]
+        );
+        assert_eq!(
+            units("<!-- a - b -->", Grain::Words),
+            [" ", "a", " ", "- ", "b", " "]
+        );
+        assert_eq!(units("<!--a-b-c-->", Grain::Characters), ["a", "-b", "-c"]);
+        assert!(units("<!-- a -- b -->", Grain::Words).is_empty());
+        assert!(units("<!-- a ->b -->", Grain::Words).is_empty());
         assert!(units("<!-- a >b -->", Grain::Words).is_empty());
         // Its `>` is a word of its own, which deletions before it could bring to the front.
         let conditional = "<!--[if IE]> x <![endif]-->";

@@ -33,8 +33,9 @@ enum Pending {
     Block(usize),
     /// The half of the known-failing group on the current side.
     Half,
-    /// The whole pool while a group is searched (see [`Gbs::rest_first`]).
-    Rest,
+    /// The other half of a group whose half on the current side just failed (see
+    /// [`Gbs::rest_first`]).
+    Other,
 }
 
 /// Generalized binary splitting with an estimated number of needed items.
@@ -72,12 +73,14 @@ pub struct Gbs {
     allow_empty: bool,
     /// Needed items assumed before any verdict (0 or 1; see [`Gbs::dense`]).
     prior: usize,
-    /// Whether the pool is still to be tried whole once the first half of the first
-    /// group failed (see [`Gbs::rest_first`]).
+    /// Whether the other half of a group is tried whole when its half on the current side
+    /// fails (see [`Gbs::rest_first`]).
     rest_first: bool,
-    /// A second known-failing group, at the back of the list, searched once `group` is
-    /// done: the whole pool when the rest-first proposal failed.
-    held: Vec<usize>,
+    /// That other half, while it waits for its test.
+    other: Vec<usize>,
+    /// Known-failing groups searched once `group` is done (the last first), each from the
+    /// side it is to be searched from: other halves that failed too.
+    held: Vec<(Vec<usize>, Side)>,
     pending: Option<Pending>,
     /// The model's chance that the pending proposal is interesting (see [`Gbs::chance`]).
     chance: Option<f64>,
@@ -98,6 +101,7 @@ impl Gbs {
             allow_empty,
             prior: 0,
             rest_first: false,
+            other: Vec::new(),
             held: Vec::new(),
             pending: None,
             chance: None,
@@ -119,20 +123,20 @@ impl Gbs {
     /// (`title="s` out of `title="script..."`) spends the patience on ever smaller front
     /// blocks and keeps everything; with it the tail goes in the second call, and a value
     /// needed whole still costs the same calls.
+    ///
+    /// The same holds at every step of a search until something goes: when a half fails,
+    /// the other half is tried before the failing one is searched, and if it fails too
+    /// it waits, known to fail, for a search of its own (from its far end: needed units
+    /// lie together, and the near end touches the half that failed). A value's needed
+    /// units are most often at its ends (the `M` and the closing arc of SVG path data, a
+    /// URL's scheme, a call's name and its `)`): with both ends needed, the search of the
+    /// front half failed on ever smaller outer halves and the patience ran out before
+    /// anything went; now the inner half goes in the second call of that search. Once
+    /// something went, the patience no longer ends the list and the search goes on as
+    /// usual; a value needed whole still costs its patience.
     pub fn rest_first(mut self) -> Self {
         self.rest_first = true;
         self
-    }
-
-    /// True when the next proposal is the whole pool, tried beside a search (see
-    /// [`Gbs::rest_first`]): nothing is known yet but that the group's first half holds
-    /// a needed item.
-    fn rest_due(&self) -> bool {
-        self.rest_first
-            && self.removed == 0
-            && self.needed.is_empty()
-            && !self.group.is_empty()
-            && !self.pool.is_empty()
     }
 
     /// The number of pool items to test next, from the estimate described on [`Gbs`].
@@ -230,18 +234,18 @@ impl Strategy for Gbs {
                 self.found(only, self.search_gap);
                 continue;
             }
-            if self.group.is_empty() && !self.held.is_empty() {
-                // The held group lies at the back: searched from there, what its search
-                // gives back joins the pool in walking order.
-                self.group = std::mem::take(&mut self.held);
-                self.search_gap = 0;
-                self.side = Side::Back;
-                continue;
+            if !self.other.is_empty() {
+                self.chance = Some(self.block_chance(self.other.len()));
+                self.pending = Some(Pending::Other);
+                return Some(sorted(self.other.clone()));
             }
-            if self.rest_due() {
-                self.chance = Some(self.block_chance(self.pool.len()));
-                self.pending = Some(Pending::Rest);
-                return Some(sorted(self.pool.iter().copied().collect()));
+            if self.group.is_empty()
+                && let Some((group, side)) = self.held.pop()
+            {
+                self.group = group;
+                self.search_gap = 0;
+                self.side = side;
+                continue;
             }
             if !self.group.is_empty() {
                 let half = self.take_range(self.group.len(), self.group.len() / 2);
@@ -285,15 +289,15 @@ impl Strategy for Gbs {
                 self.group = self.pool.drain(range).collect();
                 self.search_gap = 0;
             }
-            (Pending::Rest, true) => {
-                self.removed += self.pool.len();
-                self.run[side] += self.pool.len();
-                self.pool.clear();
+            (Pending::Other, true) => {
+                self.removed += self.other.len();
+                self.search_gap += self.other.len();
+                self.other.clear();
             }
-            // The pool holds a needed item too: it waits, whole, for its own search.
-            (Pending::Rest, false) => {
-                self.rest_first = false;
-                self.held = self.pool.drain(..).collect();
+            // The other half holds a needed item too: it waits, whole, for its own search.
+            (Pending::Other, false) => {
+                let other = std::mem::take(&mut self.other);
+                self.held.push((other, self.side.other()));
             }
             (Pending::Half, true) => {
                 let h = self.group.len() / 2;
@@ -304,8 +308,15 @@ impl Strategy for Gbs {
             }
             (Pending::Half, false) => {
                 // The tested half holds a needed item; the other half is unknown again and
-                // goes back to its place at this end of the pool.
+                // is tried next, or goes back to its place at this end of the pool.
                 let h = self.group.len() / 2;
+                if self.rest_first && self.removed == 0 {
+                    let tested = self.take_range(self.group.len(), h);
+                    let mut group: Vec<usize> = self.group.drain(tested).collect();
+                    std::mem::swap(&mut group, &mut self.group);
+                    self.other = group;
+                    return;
+                }
                 match self.side {
                     Side::Front => {
                         let rest = self.group.split_off(h);
@@ -326,7 +337,12 @@ impl Strategy for Gbs {
     fn kept(&self) -> Vec<usize> {
         let mut kept: Vec<usize> = self.pool.iter().copied().collect();
         kept.extend_from_slice(&self.group);
-        kept.extend_from_slice(&self.held);
+        kept.extend_from_slice(&self.other);
+        kept.extend(
+            self.held
+                .iter()
+                .flat_map(|(group, _)| group.iter().copied()),
+        );
         kept.extend_from_slice(&self.needed);
         sorted(kept)
     }

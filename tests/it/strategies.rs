@@ -352,6 +352,31 @@ fn gbs_dense_starts_with_single_items() {
     assert_eq!(usual.len(), 8, "{usual:?}");
 }
 
+/// A shrink's value needed at both ends (SVG path data's `M` and its last arc): the
+/// search of the failing front half tries the inner half of each failing half before it
+/// goes deeper, so a quarter goes in the fourth call, before the patience (five failures
+/// in a row on 16 items) runs out. Searched outer half after outer half, the first five
+/// candidates all held item 0 or 15, and nothing went.
+#[test]
+fn gbs_rest_first_takes_the_middle_of_a_value_needed_at_both_ends() {
+    let rest_first = StrategyOptions {
+        rest_first: true,
+        ..forward(false)
+    };
+    let trace = trace(StrategyKind::Gbs, 16, &[0, 15], &rest_first);
+    assert_eq!(
+        trace[..4],
+        [
+            (8..16).collect::<Vec<_>>(),
+            (0..8).collect(),
+            (4..16).collect(),
+            [0, 1, 2, 3].into_iter().chain(8..16).collect(),
+        ]
+    );
+    // Then the usual search: 13 calls in all to the two ends.
+    assert_eq!(trace.len(), 13, "{trace:?}");
+}
+
 /// A shrink's value needed only at its start (`title="s` out of `title="script..."`): the
 /// usual start searches the failing front half block by block (three failures, where the
 /// shrink pass gives up after four), the rest-first start removes the back half in its
