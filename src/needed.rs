@@ -10,8 +10,10 @@
 //! failed. That covers the usual reasons a needed node stops being needed, a sibling that
 //! used it going away (a definition and its use in one block) and a parent rewritten (an
 //! `<msub>` unwrapped no longer needs two children). A node whose parent is the document is
-//! released by any edit. Records move with the text: each pass's edits shift the spans
-//! after them.
+//! released by any edit. Edits inside the node itself leave its deletion's record: the text
+//! without the node is the one that failed (a chain of calls around what a bug needs,
+//! rewritten on the inside, keeps its records for HDD*'s next round). Records move with the
+//! text: each pass's edits shift the spans after them.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -199,7 +201,8 @@ impl Needed {
 
     /// Moves the records to the text that `splices` (disjoint, ascending replacements of
     /// the current text, as [`crate::render::splices`] gives them) make, dropping those
-    /// whose parent a splice touches.
+    /// whose parent a splice touches, but for a deletion's record the splices inside its
+    /// node.
     pub fn carry(&mut self, splices: &[(Range<usize>, &str)]) {
         if splices.is_empty() || self.by_span.is_empty() {
             return;
@@ -221,8 +224,21 @@ impl Needed {
         };
         let old = std::mem::take(&mut self.by_span);
         for ((start, end), records) in old {
+            // Splices within the node change nothing its deletion leaves: the text without
+            // it is the same (a deeper level's deletion inside a chain the bug needs).
+            let own = start..end;
+            let outside: Vec<(Range<usize>, &str)> = splices
+                .iter()
+                .filter(|(span, _)| !strictly_within(span, &own))
+                .cloned()
+                .collect();
             for record in records {
-                if touches(splices, &record.parent) {
+                let around = if record.what == DELETE {
+                    &outside[..]
+                } else {
+                    splices
+                };
+                if touches(around, &record.parent) {
                     continue;
                 }
                 let parent = moved(record.parent.start)..moved(record.parent.end);
@@ -232,6 +248,16 @@ impl Needed {
                     .push(Record { parent, ..record });
             }
         }
+    }
+}
+
+/// True when `span` (a splice's) lies inside `own` and is not all of it: an insertion
+/// strictly inside, or a replacement of bytes of `own` that leaves some of them.
+fn strictly_within(span: &Range<usize>, own: &Range<usize>) -> bool {
+    if span.is_empty() {
+        own.start < span.start && span.start < own.end
+    } else {
+        own.start <= span.start && span.end <= own.end && span.len() < own.len()
     }
 }
 
@@ -286,6 +312,27 @@ mod tests {
         start..start + piece.len()
     }
 
+    /// An edit inside a needed node leaves its deletion's record: the text without the
+    /// node is what it was.
+    #[test]
+    fn a_deletion_record_stays_through_edits_inside_its_node() {
+        let text = "<r><a><b>t</b><c/></a><d/></r>";
+        let mut needed = Needed::default();
+        let after = carried(&mut needed, text, &[Edit::delete(span_of(text, "<c/>"))]);
+        assert_eq!(after, "<r><a><b>t</b></a><d/></r>");
+        let kept = held(&needed, &after);
+        assert!(kept.contains(&"a@<a><b>t</b></a>".to_string()), "{kept:?}");
+        // Its siblings' records go (their parent changed), and its children's.
+        assert!(!kept.iter().any(|h| h.starts_with("d@")), "{kept:?}");
+        assert!(!kept.iter().any(|h| h.starts_with("b@")), "{kept:?}");
+        // Written over whole, the node is another one.
+        let mut needed = Needed::default();
+        let a = span_of(text, "<a><b>t</b><c/></a>");
+        let after = carried(&mut needed, text, &[Edit::replace(a, "<a/>".into())]);
+        let kept = held(&needed, &after);
+        assert!(!kept.iter().any(|h| h.starts_with("a@")), "{kept:?}");
+    }
+
     #[test]
     fn records_follow_edits_away_from_their_parent() {
         let text = "<r><a><b x=\"1\">t</b></a><c/></r>";
@@ -311,12 +358,14 @@ mod tests {
         assert_eq!(after, "<r><p><i v=\"x\">E</i></p></r>");
         let held = held(&needed, &after);
         assert!(!held.iter().any(|h| h.starts_with("i@")), "{held:?}");
-        // The attribute and the text of <i> still have <i> as it was.
+        // The attribute and the text of <i> still have <i> as it was, and <p> lost only
+        // what is inside it.
         assert!(
             held.iter().any(|h| h.contains("E") && !h.starts_with("i@")),
             "{held:?}"
         );
-        assert_eq!(held.len(), 2, "{held:?}");
+        assert!(held.iter().any(|h| h.starts_with("p@")), "{held:?}");
+        assert_eq!(held.len(), 3, "{held:?}");
     }
 
     #[test]
@@ -325,7 +374,11 @@ mod tests {
         let mut needed = Needed::default();
         let edits = [Edit::replace(span_of(text, "long text"), String::from("x"))];
         let after = carried(&mut needed, text, &edits);
-        assert_eq!(held(&needed, &after), vec!["t@<t/>".to_string()]);
+        // <q>'s text changed: its own deletion's record stays, its text's goes.
+        assert_eq!(
+            held(&needed, &after),
+            vec!["q@<q>x</q>".to_string(), "t@<t/>".to_string()]
+        );
         let tree = xml().parse(&after).expect("parses");
         let t = tree
             .ids()
