@@ -41,6 +41,9 @@ pub struct Checks {
     pub sloppy_top: bool,
     /// Every `break L` and `continue L` is inside a statement labelled `L` in its function.
     pub labels: bool,
+    /// Every V8 native (`%Name`, see [`natives`]) is called where it stands: `%Name` alone
+    /// is a syntax error for V8, though the reading of it as a name parses.
+    pub natives: bool,
 }
 
 impl Checks {
@@ -55,6 +58,7 @@ impl Checks {
         exports: true,
         sloppy_top: true,
         labels: true,
+        natives: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -70,6 +74,7 @@ impl Checks {
             exports: exports_ok(text, root),
             sloppy_top: !strict_top(text, root),
             labels: labels_ok(text, root),
+            natives: natives_ok(text, root),
         }
     }
 
@@ -89,6 +94,7 @@ impl Checks {
             && !self.exports
             && !self.sloppy_top
             && !self.labels
+            && !self.natives
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -116,6 +122,9 @@ impl Checks {
         }
         if self.labels && !labels_ok(text, root) {
             return Some(LABELS);
+        }
+        if self.natives && !natives_ok(text, root) {
+            return Some(NATIVES);
         }
         None
     }
@@ -164,6 +173,11 @@ impl Checks {
         // around the edit (the label check of a `b:` inside it let it through).
         if self.labels && found.scopes.iter().any(|&s| !labels_ok(text, s)) {
             return Some(LABELS);
+        }
+        // A hoist takes a native out of its call (`%F(f)` as `%F`): found in the text,
+        // which holds few `%`.
+        if self.natives && !natives_ok(text, root) {
+            return Some(NATIVES);
         }
         None
     }
@@ -407,6 +421,110 @@ const TRY: &str = "a try has neither catch nor finally";
 const EXPORTS: &str = "an export lists a name the module does not declare";
 const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
 const LABELS: &str = "a break or continue names a label that does not enclose it";
+const NATIVES: &str = "a V8 native (%Name) is not called";
+
+/// Where `text` holds V8's native syntax (`%OptimizeFunctionOnNextCall(f)`, in engine
+/// tests run with `--allow-natives-syntax`): each `%` that stands where an expression
+/// begins with a name after it. That is first in the text, or after an operator, an
+/// opening bracket, `,`, `;`, `{`, `}` or a keyword that takes an expression (`return
+/// %GetOptimizationStatus(f)`). After a name, a number, a closing bracket or a quote a `%`
+/// is the remainder operator, as V8 reads it (`a %b`, also across a line break, where no
+/// semicolon is inserted). A `%` in a string, comment or regular expression may be
+/// counted too: the reading of it as `$` changes nothing there.
+pub fn natives(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    let starts_expression = move |at: usize| {
+        let before = text[..at].trim_end();
+        let Some(&last) = before.as_bytes().last() else {
+            return true;
+        };
+        if b"(,;{}[=!&|?:+-*/%<>~^".contains(&last) {
+            return true;
+        }
+        if last == b')' {
+            // The head of an `if`, `while`, `for` or `with`: a statement follows.
+            return opening_of(before).is_some_and(|open| {
+                let head = text[..open].trim_end();
+                ["if", "while", "for", "with"]
+                    .iter()
+                    .any(|k| head.ends_with(k) && !ends_in_a_name(&head[..head.len() - k.len()]))
+            });
+        }
+        let word_start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .map_or(0, |i| i + 1);
+        let keyword = [
+            "return",
+            "typeof",
+            "void",
+            "throw",
+            "yield",
+            "await",
+            "case",
+            "delete",
+            "in",
+            "of",
+            "instanceof",
+            "new",
+            "else",
+            "do",
+        ]
+        .contains(&&before[word_start..]);
+        // A keyword, not a property of that name (`a.return %b`).
+        keyword && !before[..word_start].ends_with('.')
+    };
+    text.match_indices('%')
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            bytes
+                .get(at + 1)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+                && starts_expression(at)
+        })
+}
+
+/// Where the `(` is that the `)` ending `text` closes (brackets in strings and comments
+/// are counted as any other).
+fn opening_of(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, b) in text.bytes().enumerate().rev() {
+        match b {
+            b')' => depth += 1,
+            b'(' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// True when every V8 native under `root` (see [`natives`]) is the function of a call
+/// with parentheses: `%F(f)`, not `%F`, `%F\`x\`` or `%F?.()`.
+fn natives_ok(text: &str, root: Node) -> bool {
+    let range = root.byte_range();
+    natives(&text[..range.end])
+        .filter(|&at| at >= range.start)
+        .all(|at| {
+            let Some(name) = root.descendant_for_byte_range(at, at + 1) else {
+                return true;
+            };
+            if name.kind() != "identifier" || name.start_byte() != at {
+                // In a string, a comment or a regular expression.
+                return true;
+            }
+            name.parent().is_some_and(|call| {
+                call.kind() == "call_expression"
+                    && call
+                        .child_by_field_name("function")
+                        .is_some_and(|f| f.id() == name.id())
+                    && text[name.end_byte()..].trim_start().starts_with('(')
+            })
+        })
+}
 
 /// The offsets in `text` where a `break L` or `continue L` may begin: the word, then on
 /// the same line a name (a comment between them is missed, which only lets such a jump
@@ -946,6 +1064,51 @@ mod tests {
     }
 
     /// tree-sitter reads `try {}` without a handler; JavaScript does not.
+    /// V8's `%Name(...)` stands where an expression begins; elsewhere `%` is the
+    /// remainder operator, as V8 reads it.
+    #[test]
+    fn natives_are_found_where_an_expression_begins() {
+        let found = |text: &str| -> Vec<String> {
+            natives(text)
+                .map(|at| text[at..].chars().take(2).collect())
+                .collect()
+        };
+        assert_eq!(
+            found("%A(f);\nx = %B(f);\nreturn %C(f)"),
+            ["%A", "%B", "%C"]
+        );
+        assert_eq!(found("f(%D(g), !%E(h)); if (x) %F(y)"), ["%D", "%E", "%F"]);
+        assert!(found("a %b; a%b(c); x = y\n%z(1); (a) %b; 1 %c; o.return %d").is_empty());
+        assert!(found("a % 2; %; 100%").is_empty());
+    }
+
+    /// A native is called where it stands: a hoist of its name out of the call is no
+    /// JavaScript for V8.
+    #[test]
+    fn natives_are_called() {
+        let judge = |text: &str| {
+            // The tree of the text as the front end reads it (see `javascript::natives`).
+            let mut read = text.as_bytes().to_vec();
+            for at in natives(text) {
+                read[at] = b'$';
+            }
+            let read = String::from_utf8(read).unwrap();
+            let tree = parse(&read);
+            assert!(!tree.root_node().has_error(), "{text}");
+            natives_ok(text, tree.root_node())
+        };
+        for fine in [
+            "%F(f);",
+            "x = %F(f, 1) % 2;",
+            "'%s'.length; /%x/.test(s); f(%G (1));",
+        ] {
+            assert!(judge(fine), "{fine}");
+        }
+        for bad in ["%F;", "x = %F;", "%F`x`;", "%F?.();", "g(%F);"] {
+            assert!(!judge(bad), "{bad}");
+        }
+    }
+
     #[test]
     fn a_try_keeps_a_catch_or_a_finally() {
         for fine in [

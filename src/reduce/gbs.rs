@@ -33,6 +33,8 @@ enum Pending {
     Block(usize),
     /// The half of the known-failing group on the current side.
     Half,
+    /// The whole pool while a group is searched (see [`Gbs::rest_first`]).
+    Rest,
     /// The other half of a group whose half on the current side just failed (see
     /// [`Gbs::rest_first`]).
     Other,
@@ -73,9 +75,11 @@ pub struct Gbs {
     allow_empty: bool,
     /// Needed items assumed before any verdict (0 or 1; see [`Gbs::dense`]).
     prior: usize,
-    /// Whether the other half of a group is tried whole when its half on the current side
-    /// fails (see [`Gbs::rest_first`]).
+    /// Whether the pool is tried whole once the first block fails, and the other half of
+    /// a group when its half on the current side fails (see [`Gbs::rest_first`]).
     rest_first: bool,
+    /// Whether the pool was tried whole already.
+    rest_tried: bool,
     /// That other half, while it waits for its test.
     other: Vec<usize>,
     /// Known-failing groups searched once `group` is done (the last first), each from the
@@ -101,6 +105,7 @@ impl Gbs {
             allow_empty,
             prior: 0,
             rest_first: false,
+            rest_tried: false,
             other: Vec::new(),
             held: Vec::new(),
             pending: None,
@@ -137,6 +142,18 @@ impl Gbs {
     pub fn rest_first(mut self) -> Self {
         self.rest_first = true;
         self
+    }
+
+    /// True when the next proposal is the whole pool, tried beside a search (see
+    /// [`Gbs::rest_first`]): nothing is known yet but that the first block holds a needed
+    /// item (a list whose length is not a power of two has a pool left beside it).
+    fn rest_due(&self) -> bool {
+        self.rest_first
+            && !self.rest_tried
+            && self.removed == 0
+            && self.needed.is_empty()
+            && !self.group.is_empty()
+            && !self.pool.is_empty()
     }
 
     /// The number of pool items to test next, from the estimate described on [`Gbs`].
@@ -228,16 +245,18 @@ impl Strategy for Gbs {
     fn next(&mut self) -> Option<Vec<usize>> {
         debug_assert!(self.pending.is_none(), "next called twice without feedback");
         loop {
+            // Before the search goes on: its gap and side count what the other half
+            // removed.
+            if !self.other.is_empty() {
+                self.chance = Some(self.block_chance(self.other.len()));
+                self.pending = Some(Pending::Other);
+                return Some(sorted(self.other.clone()));
+            }
             if let [only] = self.group[..] {
                 // A known-failing group of one: that item is needed, no test required.
                 self.group.clear();
                 self.found(only, self.search_gap);
                 continue;
-            }
-            if !self.other.is_empty() {
-                self.chance = Some(self.block_chance(self.other.len()));
-                self.pending = Some(Pending::Other);
-                return Some(sorted(self.other.clone()));
             }
             if self.group.is_empty()
                 && let Some((group, side)) = self.held.pop()
@@ -246,6 +265,11 @@ impl Strategy for Gbs {
                 self.search_gap = 0;
                 self.side = side;
                 continue;
+            }
+            if self.rest_due() {
+                self.chance = Some(self.block_chance(self.pool.len()));
+                self.pending = Some(Pending::Rest);
+                return Some(sorted(self.pool.iter().copied().collect()));
             }
             if !self.group.is_empty() {
                 let half = self.take_range(self.group.len(), self.group.len() / 2);
@@ -288,6 +312,18 @@ impl Strategy for Gbs {
                 let range = self.take_range(self.pool.len(), k);
                 self.group = self.pool.drain(range).collect();
                 self.search_gap = 0;
+            }
+            (Pending::Rest, true) => {
+                self.removed += self.pool.len();
+                self.run[side] += self.pool.len();
+                self.pool.clear();
+            }
+            // The pool holds a needed item too: it waits, whole, for its own search from
+            // the back.
+            (Pending::Rest, false) => {
+                self.rest_tried = true;
+                let pool: Vec<usize> = self.pool.drain(..).collect();
+                self.held.push((pool, Side::Back));
             }
             (Pending::Other, true) => {
                 self.removed += self.other.len();

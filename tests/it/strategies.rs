@@ -352,6 +352,37 @@ fn gbs_dense_starts_with_single_items() {
     assert_eq!(usual.len(), 8, "{usual:?}");
 }
 
+/// A shrink's value needed only at its start or only at its end, at most half of it, loses
+/// something before the shrink pass's patience (four failures in a row below 16 units)
+/// runs out: after a first block smaller than the list fails, the rest of the list is
+/// tried whole (a review found `a="ab cd ef"` kept whole for `a="ab cd`, five units).
+#[test]
+fn gbs_rest_first_removes_something_from_a_value_needed_at_one_end() {
+    let rest_first = StrategyOptions {
+        rest_first: true,
+        ..forward(false)
+    };
+    for n in 2usize..16 {
+        // Half the units or fewer (rounded up): with more, the patience may well run out
+        // first.
+        for needed in 1..=n.div_ceil(2) {
+            for set in [(0..needed).collect::<Vec<_>>(), (n - needed..n).collect()] {
+                let predicate = Monotone {
+                    minimal: vec![set.clone()],
+                };
+                let strategy = StrategyKind::Gbs.build(n, &rest_first);
+                let (_, asked) = drive(strategy, n, false, |k| predicate.interesting(k));
+                let first = asked.iter().position(|a| a.verdict);
+                assert!(
+                    first.is_some_and(|f| f < 4),
+                    "n = {n}, needed {set:?}: {:?}",
+                    asked.iter().map(|a| &a.kept).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+}
+
 /// A shrink's value needed at both ends (SVG path data's `M` and its last arc): the
 /// search of the failing front half tries the inner half of each failing half before it
 /// goes deeper, so a quarter goes in the fourth call, before the patience (five failures
