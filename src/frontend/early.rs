@@ -425,8 +425,9 @@ const NATIVES: &str = "a V8 native (%Name) is not called";
 
 /// Where `text` holds V8's native syntax (`%OptimizeFunctionOnNextCall(f)`, in engine
 /// tests run with `--allow-natives-syntax`): each `%` that stands where an expression
-/// begins with a name after it. That is first in the text, or after an operator, an
-/// opening bracket, `,`, `;`, `{`, `}` or a keyword that takes an expression (`return
+/// begins with a name after it. That is first in the text, or after an operator (not a
+/// postfix `++` or `--`), an opening bracket, `,`, `;`, `{`, `}`, the head of an `if`,
+/// `while`, `for` or `with`, or a keyword that takes an expression (`return
 /// %GetOptimizationStatus(f)`). After a name, a number, a closing bracket or a quote a `%`
 /// is the remainder operator, as V8 reads it (`a %b`, also across a line break, where no
 /// semicolon is inserted). A `%` in a string, comment or regular expression may be
@@ -438,6 +439,10 @@ pub fn natives(text: &str) -> impl Iterator<Item = usize> + '_ {
         let Some(&last) = before.as_bytes().last() else {
             return true;
         };
+        // `i++ %n`: a postfix `++` or `--` ends an operand.
+        if before.ends_with("++") || before.ends_with("--") {
+            return false;
+        }
         if b"(,;{}[=!&|?:+-*/%<>~^".contains(&last) {
             return true;
         }
@@ -450,9 +455,10 @@ pub fn natives(text: &str) -> impl Iterator<Item = usize> + '_ {
                     .any(|k| head.ends_with(k) && !ends_in_a_name(&head[..head.len() - k.len()]))
             });
         }
+        // The word `before` ends with: ASCII, so its start is a character boundary.
         let word_start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-            .map_or(0, |i| i + 1);
+            .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+            .len();
         let keyword = [
             "return",
             "typeof",
@@ -1080,6 +1086,11 @@ mod tests {
         assert_eq!(found("f(%D(g), !%E(h)); if (x) %F(y)"), ["%D", "%E", "%F"]);
         assert!(found("a %b; a%b(c); x = y\n%z(1); (a) %b; 1 %c; o.return %d").is_empty());
         assert!(found("a % 2; %; 100%").is_empty());
+        // A postfix `++` ends an operand (rxjs's minified bundle).
+        assert!(found("0===f++%a&&g(); i-- %b").is_empty());
+        // A name of other letters before a `%` (moment's Czech locale).
+        assert!(found("'ř' + ř %d; x = ř\n%d").is_empty());
+        assert_eq!(found("ř; %F(x)"), ["%F"]);
     }
 
     /// A native is called where it stands: a hoist of its name out of the call is no
