@@ -1171,13 +1171,56 @@ impl<'a> Driver<'a> {
         round: usize,
         following: Following,
     ) -> Result<()> {
-        self.delete_items(&deletions(tree, lists), depth, round, following)
+        // In code, a deletion that fails is recorded as guarded (see `Subject::guarded`):
+        // the next round asks it again only once an edit touched its parent or took away
+        // one of its words. Markup's later rounds go bottom-up on monotonicity instead.
+        let items: Vec<Vec<NodeId>> = lists
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .copied()
+                    .filter(|&id| !deletion_edits(tree.node(id)).is_empty())
+                    .collect()
+            })
+            .collect();
+        let subjects: Option<Vec<Vec<Subject>>> = (!self.frontend.needs_are_local())
+            .then(|| {
+                items
+                    .iter()
+                    .map(|list| {
+                        list.iter()
+                            .filter_map(|&id| Subject::of(tree, id, needed::DELETE))
+                            .map(Subject::guarded)
+                            .collect::<Vec<_>>()
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|subjects| subjects.iter().zip(&items).all(|(s, i)| s.len() == i.len()));
+        self.delete_items_of(
+            &deletions(tree, &items),
+            subjects.as_deref(),
+            depth,
+            round,
+            following,
+        )
     }
 
     /// [`Driver::delete_pass`] on lists of deletions made already.
     fn delete_items(
         &mut self,
         lists: &[Vec<Vec<Edit>>],
+        depth: u32,
+        round: usize,
+        following: Following,
+    ) -> Result<()> {
+        self.delete_items_of(lists, None, depth, round, following)
+    }
+
+    /// [`Driver::delete_items`], recording the items that fail as `subjects` say.
+    fn delete_items_of(
+        &mut self,
+        lists: &[Vec<Vec<Edit>>],
+        subjects: Option<&[Vec<Subject>]>,
         depth: u32,
         round: usize,
         following: Following,
@@ -1192,14 +1235,14 @@ impl<'a> Driver<'a> {
         ));
         // A later round's lists hold what the earlier ones kept, each proven needed then.
         self.dense = round > 1;
-        // No deletion is recorded as it fails: HDD*'s next round is there for the
-        // deletions that a later one makes possible, and a record would hide those whose
-        // dependant is not a sibling (a method and a call elsewhere). Its fixed point
-        // records them all (see `rewrite_passes`).
+        // HDD*'s next round is there for the deletions that a later one makes possible;
+        // a plain record would hide those whose dependant is not a sibling (a method and a
+        // call elsewhere), so only guarded ones are made here (see `delete_pass`). Its
+        // fixed point records every node (see `rewrite_passes`).
         let outcome = self.pass(
             &format!("delete depth {depth}"),
             lists,
-            None,
+            subjects,
             None,
             true,
             following,
@@ -1386,7 +1429,7 @@ impl<'a> Driver<'a> {
         }
         if !committed.is_empty() {
             let edits: Vec<&Edit> = committed.iter().collect();
-            self.needed.carry(&splices(&base, &edits));
+            self.needed.carry(&base, &splices(&base, &edits));
         }
         self.stats.passes.push(PassStats {
             name: name.to_string(),
@@ -1751,7 +1794,7 @@ impl<'a> Driver<'a> {
     /// The needed nodes as the next pass will know them, after `edits` of this one.
     fn needed_after(&self, base: &str, edits: &[&Edit]) -> Needed {
         let mut needed = self.needed.clone();
-        needed.carry(&splices(base, edits));
+        needed.carry(base, &splices(base, edits));
         needed
     }
 

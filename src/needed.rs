@@ -15,7 +15,7 @@
 //! rewritten on the inside, keeps its records for HDD*'s next round). Records move with the
 //! text: each pass's edits shift the spans after them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use crate::tree::{Edit, Node, NodeId, Tree};
@@ -37,6 +37,9 @@ struct Record {
     label: String,
     what: u32,
     parent: Range<usize>,
+    /// Also released by an edit anywhere that takes away a word the node holds (see
+    /// [`Subject::guarded`]).
+    guarded: bool,
 }
 
 /// A node and one of its edits, as a list item: what a record is made from.
@@ -57,8 +60,20 @@ impl Subject {
                 label: node.label.clone(),
                 what,
                 parent,
+                guarded: false,
             },
         })
+    }
+
+    /// The same subject, whose record an edit anywhere also releases when it takes away
+    /// a word (a run of letters, digits, `_` and `$`) that the node holds: in code a node
+    /// may be needed by a use far away (a method and a call of it elsewhere), which is
+    /// gone only with its name. HDD*'s rounds record their failed deletions so (a chain
+    /// of calls around what a bug needs was asked level by level again in the next round,
+    /// after an unrelated `extends` went).
+    pub fn guarded(mut self) -> Subject {
+        self.record.guarded = true;
+        self
     }
 
     /// The span of the subject's parent.
@@ -203,10 +218,39 @@ impl Needed {
     /// the current text, as [`crate::render::splices`] gives them) make, dropping those
     /// whose parent a splice touches, but for a deletion's record the splices inside its
     /// node.
-    pub fn carry(&mut self, splices: &[(Range<usize>, &str)]) {
+    pub fn carry(&mut self, base: &str, splices: &[(Range<usize>, &str)]) {
         if splices.is_empty() || self.by_span.is_empty() {
             return;
         }
+        // The words the splices take away, for guarded records: those of every splice
+        // (read once, when a guarded record is first met), or of those outside a node
+        // that some splice edits inside.
+        let taken_by = |spans: &mut dyn Iterator<Item = &Range<usize>>| -> BTreeSet<&str> {
+            spans
+                .filter_map(|span| base.get(span.clone()))
+                .flat_map(words)
+                .collect()
+        };
+        let mut gone: Option<BTreeSet<&str>> = None;
+        let mut taken = |own: &Range<usize>| -> bool {
+            let inside = splices.iter().any(|(span, _)| strictly_within(span, own));
+            let outside;
+            let gone: &BTreeSet<&str> = if inside {
+                outside = taken_by(
+                    &mut splices
+                        .iter()
+                        .map(|(span, _)| span)
+                        .filter(|span| !strictly_within(span, own)),
+                );
+                &outside
+            } else {
+                gone.get_or_insert_with(|| taken_by(&mut splices.iter().map(|(span, _)| span)))
+            };
+            !gone.is_empty()
+                && base
+                    .get(own.clone())
+                    .is_some_and(|t| words(t).any(|w| gone.contains(w)))
+        };
         // shift[i]: how much the splices before splice i moved the text to the left
         // (negative when they inserted more than they removed).
         let mut shift: Vec<isize> = Vec::with_capacity(splices.len() + 1);
@@ -241,6 +285,10 @@ impl Needed {
                 if touches(around, &record.parent) {
                     continue;
                 }
+                // The words a splice inside the node takes away were its own.
+                if record.guarded && taken(&own) {
+                    continue;
+                }
                 let parent = moved(record.parent.start)..moved(record.parent.end);
                 self.by_span
                     .entry((moved(start), moved(end)))
@@ -249,6 +297,12 @@ impl Needed {
             }
         }
     }
+}
+
+/// The words of `text`: runs of letters, digits, `_` and `$`.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
 }
 
 /// True when `span` (a splice's) lies inside `own` and is not all of it: an insertion
@@ -303,13 +357,41 @@ mod tests {
         let tree = xml().parse(text).expect("parses");
         needed.record_all(&tree);
         let edits: Vec<&Edit> = edits.iter().collect();
-        needed.carry(&splices(text, &edits));
+        needed.carry(text, &splices(text, &edits));
         render(text, &edits)
     }
 
     fn span_of(text: &str, piece: &str) -> Range<usize> {
         let start = text.find(piece).expect("piece in text");
         start..start + piece.len()
+    }
+
+    /// A guarded record is released by an edit anywhere that takes away one of its words,
+    /// and kept through other edits outside its parent, as a plain one.
+    #[test]
+    fn a_guarded_record_goes_with_a_word_of_its_node() {
+        let text = "<r><p><a>foo</a></p><q>bar</q><s>foo</s></r>";
+        let record = |needed: &mut Needed| {
+            let tree = xml().parse(text).expect("parses");
+            let a = tree
+                .ids()
+                .find(|&id| tree.node(id).label == "a")
+                .expect("a");
+            let subject = Subject::of(&tree, a, DELETE).expect("a parent").guarded();
+            needed.record(&subject);
+        };
+        let after = |piece: &str| {
+            let mut needed = Needed::default();
+            record(&mut needed);
+            let edits = [Edit::delete(span_of(text, piece))];
+            let edits: Vec<&Edit> = edits.iter().collect();
+            needed.carry(text, &splices(text, &edits));
+            held(&needed, &render(text, &edits))
+        };
+        assert_eq!(after("<q>bar</q>"), ["a@<a>foo</a>"]);
+        assert!(after("<s>foo</s>").is_empty());
+        // Inside the node, its own words may go (the first `foo` is its text).
+        assert_eq!(after("foo"), ["a@<a></a>"]);
     }
 
     /// An edit inside a needed node leaves its deletion's record: the text without the

@@ -174,6 +174,18 @@ fn xml_tree() -> impl Strategy<Value = String> {
 }
 
 proptest! {
+    /// The reading of V8's natives looks back from every `%` over any text: words of other
+    /// scripts, brackets that do not match, `++`, keywords. It never panics, and a text
+    /// read so parses or is refused with an error.
+    #[test]
+    fn any_text_with_percent_signs_is_read_without_a_panic(
+        text in "(%|[a-zř]|\\+\\+|if|return|[(){};'\n ]){0,40}"
+    ) {
+        let js = Format::JavaScript.frontend();
+        let _ = js.parse(&text);
+        let _ = js.is_valid(&text);
+    }
+
     #[test]
     fn random_xml_deletions_stay_well_formed(body in xml_tree(), ws in "[ \n]{0,3}") {
         let text = format!("<?xml version=\"1.0\"?>\n<root>{ws}{body}{ws}</root>\n");

@@ -834,6 +834,28 @@ fn v8_natives_reduce_as_calls() {
     }
 }
 
+/// HDD*'s rounds record a failed deletion in code, guarded: the next round asks it again
+/// only once an edit touched its parent or took away one of its words. A method needed by
+/// a call deep in another function fails while that call stays; once the call goes (it
+/// takes the method's name with it), the method is asked again and goes too.
+#[test]
+fn a_member_needed_by_a_far_call_goes_once_the_call_has_gone() {
+    let (asked, result) = reduce_with_node(
+        "const o = {\n  h() {\n    return 1;\n  },\n  k: 2,\n};\nfunction run() {\n  if (o.k) {\n    o.h().toFixed();\n    boom();\n  }\n}\nrun();\n",
+        "boom is not defined",
+    );
+    assert!(!result.contains("h()"), "{result}");
+    assert!(result.contains("boom"), "{result}");
+    // The method's deletion was asked while the call stood (and failed, with a
+    // TypeError), then again once the call had gone.
+    assert!(
+        asked
+            .iter()
+            .any(|a| a.contains("o.h()") && !a.contains("h() {")),
+        "{asked:#?}"
+    );
+}
+
 /// Reduces `input` (a script) with a test that runs node and greps `error`; returns the
 /// candidates asked (line breaks as spaces) and the result.
 fn reduce_with_node(input: &str, error: &str) -> (Vec<String>, String) {
