@@ -425,7 +425,7 @@ const NATIVES: &str = "a V8 native (%Name) is not called";
 
 /// Where `text` holds V8's native syntax (`%OptimizeFunctionOnNextCall(f)`, in engine
 /// tests run with `--allow-natives-syntax`): each `%` that stands where an expression
-/// begins with a name after it. That is first in the text, or after an operator (not a
+/// begins with a name after it (spaces between them aside). That is first in the text, or after an operator (not a
 /// postfix `++` or `--`), an opening bracket, `,`, `;`, `{`, `}`, the head of an `if`,
 /// `while`, `for` or `with`, or a keyword that takes an expression (`return
 /// %GetOptimizationStatus(f)`). After a name, a number, a closing bracket or a quote a `%`
@@ -482,11 +482,23 @@ pub fn natives(text: &str) -> impl Iterator<Item = usize> + '_ {
     text.match_indices('%')
         .map(|(at, _)| at)
         .filter(move |&at| {
+            // Spaces may stand between the `%` and the name (clang-format writes
+            // `% PrepareFunctionForOptimization(f)`).
+            let name = at + 1 + blanks_after(bytes, at + 1);
             bytes
-                .get(at + 1)
+                .get(name)
                 .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
                 && starts_expression(at)
         })
+}
+
+/// The number of spaces and tabs in `bytes` from `from` on.
+pub fn blanks_after(bytes: &[u8], from: usize) -> usize {
+    bytes.get(from..).map_or(0, |rest| {
+        rest.iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count()
+    })
 }
 
 /// Where the `(` is that the `)` ending `text` closes (brackets in strings and comments
@@ -1088,6 +1100,9 @@ mod tests {
         assert!(found("a % 2; %; 100%").is_empty());
         // A postfix `++` ends an operand (rxjs's minified bundle).
         assert!(found("0===f++%a&&g(); i-- %b").is_empty());
+        // Spaces after the `%` (clang-format's), also after a declaration.
+        assert_eq!(found("% F(x);\nfunction g() {}\n%  G(y);"), ["% ", "% "]);
+        assert!(found("a % b; x = 1 %\tc").is_empty());
         // A name of other letters before a `%` (moment's Czech locale).
         assert!(found("'ř' + ř %d; x = ř\n%d").is_empty());
         assert_eq!(found("ř; %F(x)"), ["%F"]);
@@ -1102,6 +1117,8 @@ mod tests {
             let mut read = text.as_bytes().to_vec();
             for at in natives(text) {
                 read[at] = b'$';
+                let blanks = blanks_after(text.as_bytes(), at + 1);
+                read[at + 1..at + 1 + blanks].fill(b'_');
             }
             let read = String::from_utf8(read).unwrap();
             let tree = parse(&read);

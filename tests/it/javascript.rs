@@ -804,33 +804,40 @@ fn exported_functions_lose_a_return_as_module_exports_do() {
 /// aborts on `%OptimizeFunctionOnNextCall()` without a function.
 #[test]
 fn v8_natives_reduce_as_calls() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = "// Flags: --allow-natives-syntax\nfunction foo(a, b) {\n  var sum = 0;\n  for (var i = 0; i < a.length; i++) sum += a[i] %b;\n  return sum;\n}\n%PrepareFunctionForOptimization(foo);\nfoo([1, 2], 3);\nif (foo.length) %OptimizeFunctionOnNextCall();\nvar status = %GetOptimizationStatus(foo);\nconsole.log(status);\n";
-    std::fs::write(dir.path().join("t.js"), input).unwrap();
-    let log = dir.path().join("asked");
-    script(
-        dir.path(),
-        "crash.sh",
-        &format!(
-            "cat \"$1\" >> '{}'\nnode --allow-natives-syntax \"$1\" 2>&1 | grep -q 'Runtime_OptimizeFunctionOnNextCall'",
-            log.display()
-        ),
-    );
-    let out = treereduce(
-        dir.path(),
-        &["t.js", "./crash.sh", "-q", "-j", "1", "-o", "out.js"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
-    assert_eq!(result, "%OptimizeFunctionOnNextCall();\n");
-    // No candidate took a native out of its call (`%F;` is a syntax error for V8).
-    let asked = std::fs::read_to_string(&log).unwrap();
-    for (at, _) in asked.match_indices("%O") {
-        let rest = &asked[at + 1..];
-        let name = rest
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .unwrap_or(rest.len());
-        assert!(rest[name..].trim_start().starts_with('('), "{asked}");
+    let plain = "// Flags: --allow-natives-syntax\nfunction foo(a, b) {\n  var sum = 0;\n  for (var i = 0; i < a.length; i++) sum += a[i] %b;\n  return sum;\n}\n%PrepareFunctionForOptimization(foo);\nfoo([1, 2], 3);\nif (foo.length) %OptimizeFunctionOnNextCall();\nvar status = %GetOptimizationStatus(foo);\nconsole.log(status);\n";
+    // As clang-format writes them, with a space after the `%`, one after a declaration.
+    let spaced = "function foo(a) {\n  return a % 3;\n}\n% PrepareFunctionForOptimization(foo);\nfoo(1);\n% OptimizeFunctionOnNextCall();\n";
+    for (input, expected) in [
+        (plain, "%OptimizeFunctionOnNextCall();\n"),
+        (spaced, "% OptimizeFunctionOnNextCall();\n"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("t.js"), input).unwrap();
+        let log = dir.path().join("asked");
+        script(
+            dir.path(),
+            "crash.sh",
+            &format!(
+                "cat \"$1\" >> '{}'\nnode --allow-natives-syntax \"$1\" 2>&1 | grep -q 'Runtime_OptimizeFunctionOnNextCall'",
+                log.display()
+            ),
+        );
+        let out = treereduce(
+            dir.path(),
+            &["t.js", "./crash.sh", "-q", "-j", "1", "-o", "out.js"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+        assert_eq!(result, expected);
+        // No candidate took a native out of its call (`%F;` is a syntax error for V8).
+        let asked = std::fs::read_to_string(&log).unwrap();
+        for (at, _) in asked.match_indices("OptimizeFunctionOnNextCall") {
+            let rest = &asked[at..];
+            let name = rest
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .unwrap_or(rest.len());
+            assert!(rest[name..].trim_start().starts_with('('), "{asked}");
+        }
     }
 }
 
