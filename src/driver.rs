@@ -1174,35 +1174,32 @@ impl<'a> Driver<'a> {
         // In code, a deletion that fails is recorded as guarded (see `Subject::guarded`):
         // the next round asks it again only once an edit touched its parent or took away
         // one of its words. Markup's later rounds go bottom-up on monotonicity instead.
-        let items: Vec<Vec<NodeId>> = lists
-            .iter()
-            .map(|list| {
-                list.iter()
-                    .copied()
-                    .filter(|&id| !deletion_edits(tree.node(id)).is_empty())
-                    .collect()
-            })
-            .collect();
-        let subjects: Option<Vec<Vec<Subject>>> = (!self.frontend.needs_are_local())
-            .then(|| {
-                items
-                    .iter()
-                    .map(|list| {
-                        list.iter()
-                            .filter_map(|&id| Subject::of(tree, id, needed::DELETE))
-                            .map(Subject::guarded)
-                            .collect::<Vec<_>>()
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .filter(|subjects| subjects.iter().zip(&items).all(|(s, i)| s.len() == i.len()));
-        self.delete_items_of(
-            &deletions(tree, &items),
-            subjects.as_deref(),
-            depth,
-            round,
-            following,
-        )
+        let guard = !self.frontend.needs_are_local();
+        let mut items: Vec<Vec<Vec<Edit>>> = Vec::with_capacity(lists.len());
+        let mut subjects: Option<Vec<Vec<Subject>>> = guard.then(Vec::new);
+        for list in lists {
+            let mut edits = Vec::with_capacity(list.len());
+            let mut own = Vec::new();
+            for &id in list {
+                let deletion = deletion_edits(tree.node(id));
+                if deletion.is_empty() {
+                    continue;
+                }
+                edits.push(deletion);
+                if subjects.is_some() {
+                    match Subject::of(tree, id, needed::DELETE) {
+                        Some(subject) => own.push(subject.guarded()),
+                        // An item without a parent: no list of subjects lines up.
+                        None => subjects = None,
+                    }
+                }
+            }
+            items.push(edits);
+            if let Some(subjects) = &mut subjects {
+                subjects.push(own);
+            }
+        }
+        self.delete_items_of(&items, subjects.as_deref(), depth, round, following)
     }
 
     /// [`Driver::delete_pass`] on lists of deletions made already.

@@ -15,6 +15,7 @@
 //! rewritten on the inside, keeps its records for HDD*'s next round). Records move with the
 //! text: each pass's edits shift the spans after them.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
@@ -222,29 +223,24 @@ impl Needed {
         if splices.is_empty() || self.by_span.is_empty() {
             return;
         }
-        // The words the splices take away, for guarded records: those of every splice
-        // (read once, when a guarded record is first met), or of those outside a node
-        // that some splice edits inside.
-        let taken_by = |spans: &mut dyn Iterator<Item = &Range<usize>>| -> BTreeSet<&str> {
-            spans
-                .filter_map(|span| base.get(span.clone()))
+        // The words that `outside` (splices) takes away, for guarded records: read once
+        // for all the splices, when a guarded record is first met, else for the splices
+        // outside a node that some splice edits inside.
+        let taken_by = |outside: &[(Range<usize>, &str)]| -> BTreeSet<&str> {
+            outside
+                .iter()
+                .filter_map(|(span, _)| base.get(span.clone()))
                 .flat_map(words)
                 .collect()
         };
-        let mut gone: Option<BTreeSet<&str>> = None;
-        let mut taken = |own: &Range<usize>| -> bool {
-            let inside = splices.iter().any(|(span, _)| strictly_within(span, own));
-            let outside;
-            let gone: &BTreeSet<&str> = if inside {
-                outside = taken_by(
-                    &mut splices
-                        .iter()
-                        .map(|(span, _)| span)
-                        .filter(|span| !strictly_within(span, own)),
-                );
-                &outside
+        let mut every: Option<BTreeSet<&str>> = None;
+        let mut taken = |own: &Range<usize>, outside: &[(Range<usize>, &str)]| -> bool {
+            let some;
+            let gone = if outside.len() == splices.len() {
+                every.get_or_insert_with(|| taken_by(splices))
             } else {
-                gone.get_or_insert_with(|| taken_by(&mut splices.iter().map(|(span, _)| span)))
+                some = taken_by(outside);
+                &some
             };
             !gone.is_empty()
                 && base
@@ -271,11 +267,16 @@ impl Needed {
             // Splices within the node change nothing its deletion leaves: the text without
             // it is the same (a deeper level's deletion inside a chain the bug needs).
             let own = start..end;
-            let outside: Vec<(Range<usize>, &str)> = splices
-                .iter()
-                .filter(|(span, _)| !strictly_within(span, &own))
-                .cloned()
-                .collect();
+            let outside: Cow<[(Range<usize>, &str)]> =
+                if splices.iter().any(|(span, _)| strictly_within(span, &own)) {
+                    splices
+                        .iter()
+                        .filter(|(span, _)| !strictly_within(span, &own))
+                        .cloned()
+                        .collect()
+                } else {
+                    Cow::Borrowed(splices)
+                };
             for record in records {
                 let around = if record.what == DELETE {
                     &outside[..]
@@ -286,7 +287,7 @@ impl Needed {
                     continue;
                 }
                 // The words a splice inside the node takes away were its own.
-                if record.guarded && taken(&own) {
+                if record.guarded && taken(&own, &outside) {
                     continue;
                 }
                 let parent = moved(record.parent.start)..moved(record.parent.end);

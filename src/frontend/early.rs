@@ -492,8 +492,28 @@ pub fn natives(text: &str) -> impl Iterator<Item = usize> + '_ {
         })
 }
 
+/// `text` with V8's native calls (see [`natives`]) read as calls of a name that begins
+/// with `$` (and `_` for the spaces after the `%`): tree-sitter knows no `%` there. Every
+/// node keeps its span, and the check `natives` holds each one to a call (`%F` alone is
+/// no JavaScript for V8).
+pub fn read_natives(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut at = natives(text).peekable();
+    if at.peek().is_none() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut read = text.as_bytes().to_vec();
+    for i in at {
+        // `% F(` is read `$_F(`: one name, as long.
+        read[i] = b'$';
+        let blanks = blanks_after(text.as_bytes(), i + 1);
+        read[i + 1..i + 1 + blanks].fill(b'_');
+    }
+    // Only ASCII `%`, spaces and tabs became ASCII `$` and `_`: still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
+}
+
 /// The number of spaces and tabs in `bytes` from `from` on.
-pub fn blanks_after(bytes: &[u8], from: usize) -> usize {
+fn blanks_after(bytes: &[u8], from: usize) -> usize {
     bytes.get(from..).map_or(0, |rest| {
         rest.iter()
             .take_while(|&&b| b == b' ' || b == b'\t')
@@ -1113,15 +1133,8 @@ mod tests {
     #[test]
     fn natives_are_called() {
         let judge = |text: &str| {
-            // The tree of the text as the front end reads it (see `javascript::natives`).
-            let mut read = text.as_bytes().to_vec();
-            for at in natives(text) {
-                read[at] = b'$';
-                let blanks = blanks_after(text.as_bytes(), at + 1);
-                read[at + 1..at + 1 + blanks].fill(b'_');
-            }
-            let read = String::from_utf8(read).unwrap();
-            let tree = parse(&read);
+            // The tree of the text as the front end reads it.
+            let tree = parse(&read_natives(text));
             assert!(!tree.root_node().has_error(), "{text}");
             natives_ok(text, tree.root_node())
         };

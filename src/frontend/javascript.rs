@@ -22,27 +22,8 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         "grammars/javascript.toml",
         PROFILE,
     )
-    .reading(natives)
+    .reading(early::read_natives)
 });
-
-/// `text` with V8's native calls (see [`early::natives`]) read as calls of a name that
-/// begins with `$` (and `_` for the spaces after the `%`): tree-sitter knows no `%` there. Every node keeps its span, and the
-/// early checks hold each one to a call (`%F` alone is no JavaScript for V8).
-fn natives(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut at = early::natives(text).peekable();
-    if at.peek().is_none() {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut read = text.as_bytes().to_vec();
-    for i in at {
-        // `% F(` is read `$_F(`: one name, as long.
-        read[i] = b'$';
-        let blanks = early::blanks_after(text.as_bytes(), i + 1);
-        read[i + 1..i + 1 + blanks].fill(b'_');
-    }
-    // Only ASCII `%`, spaces and tabs became ASCII `$` and `_`: still UTF-8.
-    std::borrow::Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
-}
 
 /// JavaScript (scripts and modules, JSX included as the grammar has it). Candidates are
 /// held to the early errors the original keeps (see [`super::early`]); the default, with
