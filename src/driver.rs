@@ -1474,7 +1474,7 @@ impl<'a> Driver<'a> {
             following,
         } = list;
         let list_start = committed.len();
-        let mut strategy = self.strategy(items.len(), patience);
+        let mut strategy = self.strategy(items, patience);
         let mut jobs = self.jobs();
         let mut window: VecDeque<Slot> = VecDeque::new();
         let mut failures = 0usize;
@@ -1795,29 +1795,40 @@ impl<'a> Driver<'a> {
         needed
     }
 
-    /// A fresh strategy for a list of `n` items.
-    fn strategy(&self, n: usize, patience: Option<usize>) -> Box<dyn Strategy> {
+    /// A fresh strategy for a list of `items`.
+    fn strategy(&self, items: &[Vec<Edit>], patience: Option<usize>) -> Box<dyn Strategy> {
         let options = StrategyOptions {
             dense: self.dense,
             ..self.options.strategy_options.clone()
         };
-        self.strategy_with(n, patience, options)
+        self.strategy_with(items, patience, options)
     }
 
-    /// A fresh strategy for a list of `n` items, with `options` but for what `patience`
-    /// decides.
+    /// A fresh strategy for a list of `items`, with `options` but for what `patience`
+    /// decides; each item weighs the bytes it takes away.
     fn strategy_with(
         &self,
-        n: usize,
+        items: &[Vec<Edit>],
         patience: Option<usize>,
         options: StrategyOptions,
     ) -> Box<dyn Strategy> {
+        let weights = items
+            .iter()
+            .map(|edits| {
+                let bytes: usize = edits
+                    .iter()
+                    .map(|e| e.span.len().saturating_sub(e.text.len()))
+                    .sum();
+                u64::try_from(bytes).unwrap_or(u64::MAX)
+            })
+            .collect();
         let options = StrategyOptions {
             allow_empty: patience.is_none(),
             rest_first: patience.is_some(),
+            weights,
             ..options
         };
-        self.options.strategy.build(n, &options)
+        self.options.strategy.build(items.len(), &options)
     }
 
     /// A window slot for a candidate the oracle must judge: the call of a slot in `window`
@@ -2049,7 +2060,7 @@ impl<'a> Driver<'a> {
             dense: next.dense,
             ..self.options.strategy_options.clone()
         };
-        let mut strategy = self.strategy_with(next.items.len(), next.patience, options);
+        let mut strategy = self.strategy_with(&next.items, next.patience, options);
         let mut kept = before;
         let mut changes = false;
         let mut failures = 0;

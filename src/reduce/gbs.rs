@@ -31,8 +31,9 @@ impl Side {
 enum Pending {
     /// The first `k` items of the pool from the current side.
     Block(usize),
-    /// The half of the known-failing group on the current side.
-    Half,
+    /// The first `h` items of the known-failing group from the current side (about half
+    /// of it, see [`Gbs::half_len`]).
+    Half(usize),
     /// The whole pool while a group is searched (see [`Gbs::rest_first`]).
     Rest,
     /// The other half of a group whose half on the current side just failed (see
@@ -88,6 +89,8 @@ pub struct Gbs {
     pending: Option<Pending>,
     /// The model's chance that the pending proposal is interesting (see [`Gbs::chance`]).
     chance: Option<f64>,
+    /// Each item's weight by index (see [`Gbs::weighted`]); empty when all weigh the same.
+    weights: Vec<u64>,
 }
 
 impl Gbs {
@@ -110,6 +113,7 @@ impl Gbs {
             held: Vec::new(),
             pending: None,
             chance: None,
+            weights: Vec::new(),
         }
     }
 
@@ -142,6 +146,49 @@ impl Gbs {
     pub fn rest_first(mut self) -> Self {
         self.rest_first = true;
         self
+    }
+
+    /// The same strategy for items of unequal weights (the bytes each removal takes away):
+    /// the list's first search, before any needed item is found, splits its known-failing
+    /// group where the group's weight is halved rather than its count, within a quarter
+    /// and three quarters of its items. Whatever a test needs lies likelier in a heavy
+    /// item than in a light one (a library's bug in its one 480 KB function rather than in
+    /// any of its 250 small ones), so that search halves the chance rather than the count.
+    /// Once an item is found, the needed ones left are as often small declarations the
+    /// found one uses as anything heavy, and the halves are even again.
+    pub fn weighted(mut self, weights: Vec<u64>) -> Self {
+        self.weights = weights;
+        self
+    }
+
+    /// How many items of the known-failing group, from the current side, the next half
+    /// holds: half of them, or in a weighted list's first search (see [`Gbs::weighted`])
+    /// as many as hold the weight nearest to half of the group's, between a quarter and
+    /// three quarters of them.
+    fn half_len(&self) -> usize {
+        let g = self.group.len();
+        let even = g / 2;
+        if self.weights.is_empty() || g < 4 || !self.needed.is_empty() || self.prior > 0 {
+            return even;
+        }
+        // Every item weighs a byte more than it takes away: a list of empty items splits
+        // by count.
+        let weight = |i: usize| self.weights.get(i).map_or(1, |w| w.saturating_add(1));
+        let from_side: Vec<u64> = match self.side {
+            Side::Front => self.group.iter().map(|&i| weight(i)).collect(),
+            Side::Back => self.group.iter().rev().map(|&i| weight(i)).collect(),
+        };
+        let total: u64 = from_side.iter().sum();
+        let (low, high) = (g / 4, g - g / 4);
+        let mut best = (u64::MAX, even);
+        let mut sum = 0u64;
+        for (h, w) in (1..=high).zip(&from_side) {
+            sum += w;
+            if h >= low {
+                best = best.min((sum.abs_diff(total - sum), h));
+            }
+        }
+        best.1
     }
 
     /// True when the next proposal is the whole pool, tried beside a search (see
@@ -272,10 +319,11 @@ impl Strategy for Gbs {
                 return Some(sorted(self.pool.iter().copied().collect()));
             }
             if !self.group.is_empty() {
-                let half = self.take_range(self.group.len(), self.group.len() / 2);
+                let h = self.half_len();
+                let half = self.take_range(self.group.len(), h);
                 let g = self.group.len();
                 self.chance = Some(self.half_chance(g, half.len()));
-                self.pending = Some(Pending::Half);
+                self.pending = Some(Pending::Half(h));
                 return Some(sorted(self.group[half].to_vec()));
             }
             if self.pool.is_empty() {
@@ -335,17 +383,15 @@ impl Strategy for Gbs {
                 let other = std::mem::take(&mut self.other);
                 self.held.push((other, self.side.other()));
             }
-            (Pending::Half, true) => {
-                let h = self.group.len() / 2;
+            (Pending::Half(h), true) => {
                 let range = self.take_range(self.group.len(), h);
                 self.group.drain(range);
                 self.removed += h;
                 self.search_gap += h;
             }
-            (Pending::Half, false) => {
+            (Pending::Half(h), false) => {
                 // The tested half holds a needed item; the other half is unknown again and
                 // is tried next, or goes back to its place at this end of the pool.
-                let h = self.group.len() / 2;
                 if self.rest_first && self.removed == 0 {
                     let tested = self.take_range(self.group.len(), h);
                     let mut group: Vec<usize> = self.group.drain(tested).collect();

@@ -96,6 +96,9 @@ pub struct StrategyOptions {
     /// after the first half fails, try the other half before searching the first. Only
     /// [`Gbs`] uses it (see [`Gbs::rest_first`]).
     pub rest_first: bool,
+    /// Each item's weight (the bytes its removal takes away), by item index; empty when
+    /// all weigh the same. Only [`Gbs`] uses it (see [`Gbs::weighted`]).
+    pub weights: Vec<u64>,
 }
 
 impl Default for StrategyOptions {
@@ -106,6 +109,7 @@ impl Default for StrategyOptions {
             allow_empty: false,
             dense: false,
             rest_first: false,
+            weights: Vec::new(),
         }
     }
 }
@@ -170,6 +174,9 @@ impl StrategyKind {
                 }
                 if options.rest_first {
                     gbs = gbs.rest_first();
+                }
+                if options.weights.len() == n {
+                    gbs = gbs.weighted(options.weights.clone());
                 }
                 Box::new(gbs)
             }

@@ -87,7 +87,20 @@ fn options(order: Order, seed: u64, allow_empty: bool) -> StrategyOptions {
         allow_empty,
         dense: seed % 2 == 1,
         rest_first: seed % 4 >= 2,
+        weights: Vec::new(),
     }
+}
+
+/// [`options`] for a list of `n` items, where half of the seeds (4 to 7 of every 8) also
+/// give the items weights of very different sizes (1 to 32 768, as a tree's nodes differ),
+/// so every property holds for the weighted split of the default strategy too.
+fn options_for(order: Order, seed: u64, allow_empty: bool, n: usize) -> StrategyOptions {
+    let mut opts = options(order, seed, allow_empty);
+    if seed % 8 >= 4 {
+        let mut rng = SplitMix64(seed);
+        opts.weights = (0..n).map(|_| 1 << (rng.next_u64() % 16)).collect();
+    }
+    opts
 }
 
 /// A strategy, an order, a seed, `allow_empty`, a list length and a monotone predicate whose
@@ -119,7 +132,7 @@ proptest! {
     fn monotone_results_are_interesting_subsets_and_one_minimal(
         (kind, order, seed, allow_empty, n, predicate) in scenario(StrategyKind::ALL.to_vec())
     ) {
-        let opts = options(order, seed, allow_empty);
+        let opts = options_for(order, seed, allow_empty, n);
         let pred = |kept: &[usize]| predicate.interesting(kept);
         let (result, asked) = drive(kind.build(n, &opts), n, allow_empty, pred);
         prop_assert!(predicate.interesting(&result), "{} lost interest", kind.name());
@@ -149,7 +162,7 @@ proptest! {
             StrategyKind::ALL.iter().copied().filter(|&k| k != StrategyKind::Lithium).collect()
         )
     ) {
-        let opts = options(order, seed, allow_empty);
+        let opts = options_for(order, seed, allow_empty, n);
         let (_, asked) =
             drive(kind.build(n, &opts), n, allow_empty, |k| predicate.interesting(k));
         for (t, now) in asked.iter().enumerate() {
@@ -350,6 +363,33 @@ fn gbs_dense_starts_with_single_items() {
     assert_eq!(trace(StrategyKind::Gbs, 6, &needed, &dense), expected);
     let usual = trace(StrategyKind::Gbs, 6, &needed, &forward(false));
     assert_eq!(usual.len(), 8, "{usual:?}");
+}
+
+/// With weights, a known-failing group is split where its weight is halved (within a
+/// quarter and three quarters of its items): sixteen items, the one needed weighing more
+/// than all the others together, as a library's one big function among its small ones.
+/// The light ones go twelve and two at a time and the heavy one is found in four calls,
+/// where halving the count takes five.
+#[test]
+fn gbs_weighted_splits_a_group_where_its_weight_is_halved() {
+    let mut weights = vec![10; 16];
+    weights[14] = 1000;
+    let weighted = StrategyOptions {
+        weights,
+        ..forward(false)
+    };
+    let everything_but =
+        |gone: &[usize]| -> Vec<usize> { (0..16).filter(|i| !gone.contains(i)).collect() };
+    let light: Vec<usize> = (0..12).collect();
+    let expected: Vec<Vec<usize>> = vec![
+        everything_but(&light),
+        everything_but(&[light.clone(), vec![12, 13]].concat()),
+        everything_but(&[light.clone(), vec![12, 13, 14]].concat()),
+        vec![14],
+    ];
+    assert_eq!(trace(StrategyKind::Gbs, 16, &[14], &weighted), expected);
+    let usual = trace(StrategyKind::Gbs, 16, &[14], &forward(false));
+    assert_eq!(usual.len(), 5, "{usual:?}");
 }
 
 /// A shrink's value needed only at its start or only at its end, at most half of it, loses
