@@ -2862,7 +2862,7 @@ fn rewrites(
     unlikely_too: bool,
 ) -> (Vec<Vec<Edit>>, Vec<Subject>) {
     let what = needed::rewrite(rank);
-    let (mut items, subjects): (Vec<_>, Vec<_>) = tree
+    let (items, subjects): (Vec<_>, Vec<_>) = tree
         .ids()
         .filter(|&id| !needed.holds(tree.node(id), what))
         .filter_map(|id| {
@@ -2876,11 +2876,78 @@ fn rewrites(
             Some(((tree.node(id).span.clone(), edits.clone()), subject))
         })
         .unzip();
+    let (mut items, subjects) = outer_of_chains(text, items, subjects);
     frontend.reindent(text, &mut items);
     (
         items.into_iter().map(|(_, edits)| edits).collect(),
         subjects,
     )
+}
+
+/// A node's span and one of its rewrites.
+type Rewrite = (std::ops::Range<usize>, Vec<Edit>);
+
+/// How many nested rewrites that leave the same text in their node's place (a chain of
+/// `new new ... new X` each hoisting `X`, or of `f(g(h(x)))` each hoisting `x`) a rewrite
+/// list offers, the outermost ones: those leave the fewest levels of the chain.
+const CHAIN_REWRITES: usize = 4;
+
+/// `items` (node spans and their rewrites, with their `subjects`) less the rewrites that
+/// lie inside [`CHAIN_REWRITES`] others leaving the same text. Each leaves one more level
+/// of the chain than the one around it, so a test that needs the chain's depth (a parser
+/// that overflows its stack) failed on every one of them in turn: 2000 calls for a chain
+/// of 2000 `new` a test needed whole. How many levels a test needs, the rewrites of each
+/// level to its child find, tried together as a list tries deletions.
+fn outer_of_chains(
+    text: &str,
+    items: Vec<Rewrite>,
+    subjects: Vec<Subject>,
+) -> (Vec<Rewrite>, Vec<Subject>) {
+    // What the rewrite leaves in its node's place; `None` when an edit reaches outside it.
+    let left = |span: &std::ops::Range<usize>, edits: &[Edit]| -> Option<String> {
+        let mut out = String::new();
+        let mut at = span.start;
+        let mut sorted: Vec<&Edit> = edits.iter().collect();
+        sorted.sort_by_key(|e| e.span.start);
+        for edit in sorted {
+            if edit.span.start < at || edit.span.end > span.end {
+                return None;
+            }
+            out.push_str(text.get(at..edit.span.start)?);
+            out.push_str(&edit.text);
+            at = edit.span.end;
+        }
+        out.push_str(text.get(at..span.end)?);
+        Some(out)
+    };
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| (items[i].0.start, std::cmp::Reverse(items[i].0.end)));
+    // Per text left, the spans of the rewrites around the one at hand, outermost first.
+    let mut open: BTreeMap<String, Vec<std::ops::Range<usize>>> = BTreeMap::new();
+    let mut keep = vec![true; items.len()];
+    for i in order {
+        let (span, edits) = &items[i];
+        let Some(leaves) = left(span, edits) else {
+            continue;
+        };
+        let around = open.entry(leaves).or_default();
+        while around
+            .last()
+            .is_some_and(|outer| !(outer.start <= span.start && span.end <= outer.end))
+        {
+            around.pop();
+        }
+        if around.len() >= CHAIN_REWRITES {
+            keep[i] = false;
+        }
+        around.push(span.clone());
+    }
+    let mut keep = keep.into_iter();
+    items
+        .into_iter()
+        .zip(subjects)
+        .filter(|_| keep.next().unwrap_or(true))
+        .unzip()
 }
 
 /// The summary printed at the end of a run.

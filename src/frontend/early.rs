@@ -64,16 +64,16 @@ impl Checks {
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
     pub fn of(text: &str, root: Node) -> Checks {
         Checks {
-            private_names: private_names_ok(text, root),
+            private_names: private_names_ok(text, root, root),
             lexical: lexical_ok(text, root),
             super_calls: super_calls_ok(text, root),
             // A module's top level may hold a `for await` loop.
-            for_await: for_await_ok(text, root, is_module(root)),
+            for_await: for_await_ok(text, root, root, is_module(root)),
             module: is_module(root),
             tries: tries_ok(text, root),
             exports: exports_ok(text, root),
             sloppy_top: !strict_top(text, root),
-            labels: labels_ok(text, root),
+            labels: labels_ok(text, root, root),
             natives: natives_ok(text, root),
         }
     }
@@ -99,7 +99,7 @@ impl Checks {
 
     /// The first broken rule in the whole tree, as a message, or `None`.
     pub fn violation(self, text: &str, root: Node) -> Option<&'static str> {
-        if self.private_names && !private_names_ok(text, root) {
+        if self.private_names && !private_names_ok(text, root, root) {
             return Some(PRIVATE);
         }
         if self.lexical && !lexical_ok(text, root) {
@@ -108,7 +108,7 @@ impl Checks {
         if self.super_calls && !super_calls_ok(text, root) {
             return Some(SUPER);
         }
-        if self.for_await && !for_await_ok(text, root, self.module_at(root)) {
+        if self.for_await && !for_await_ok(text, root, root, self.module_at(root)) {
             return Some(FOR_AWAIT);
         }
         if self.tries && !tries_ok(text, root) {
@@ -120,7 +120,7 @@ impl Checks {
         if self.sloppy_top && strict_top(text, root) {
             return Some(STRICT);
         }
-        if self.labels && !labels_ok(text, root) {
+        if self.labels && !labels_ok(text, root, root) {
             return Some(LABELS);
         }
         if self.natives && !natives_ok(text, root) {
@@ -141,7 +141,12 @@ impl Checks {
         at.sort_unstable();
         at.dedup();
         let found = surroundings(root, &at);
-        if self.private_names && found.bodies.iter().any(|&c| !private_names_ok(text, c)) {
+        if self.private_names
+            && found
+                .bodies
+                .iter()
+                .any(|&c| !private_names_ok(text, root, c))
+        {
             return Some(PRIVATE);
         }
         if self.lexical && found.scopes.iter().any(|&s| !scope_ok(text, s)) {
@@ -152,7 +157,12 @@ impl Checks {
         }
         // A hoist carries a loop out of its function into the scope around the edit.
         let module = self.module_at(root);
-        if self.for_await && found.scopes.iter().any(|&s| !for_await_ok(text, s, module)) {
+        if self.for_await
+            && found
+                .scopes
+                .iter()
+                .any(|&s| !for_await_ok(text, root, s, module))
+        {
             return Some(FOR_AWAIT);
         }
         // The `catch` and the `finally` of a `try` both went: the edit stands right after
@@ -171,7 +181,7 @@ impl Checks {
         }
         // A hoist carries a `break L` out of the statement labelled `L` into the scope
         // around the edit (the label check of a `b:` inside it let it through).
-        if self.labels && found.scopes.iter().any(|&s| !labels_ok(text, s)) {
+        if self.labels && found.scopes.iter().any(|&s| !labels_ok(text, root, s)) {
             return Some(LABELS);
         }
         // A hoist takes a native out of its call (`%F(f)` as `%F`): found in the text,
@@ -286,8 +296,9 @@ fn super_calls_ok(text: &str, root: Node) -> bool {
 }
 
 /// True when every `for await` loop below `root` has an async function around it, or, in
-/// a `module`, no function at all (its top level).
-fn for_await_ok(text: &str, root: Node, module: bool) -> bool {
+/// a `module`, no function at all (its top level). `top` is the tree's root, from which
+/// what lies around a node is read (see [`ancestors`]).
+fn for_await_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>, module: bool) -> bool {
     if !mentions_for_await(&text[root.byte_range()]) {
         return true;
     }
@@ -299,7 +310,8 @@ fn for_await_ok(text: &str, root: Node, module: bool) -> bool {
         .filter(|n| n.kind() == "for_in_statement" && has(*n, "await"))
         .all(|lp| {
             // A class's static block is no function, and no top level either.
-            let around = ancestors(lp).find(|n| is_function(n.kind()) || n.kind() == STATIC_BLOCK);
+            let around =
+                ancestors(top, lp).find(|n| is_function(n.kind()) || n.kind() == STATIC_BLOCK);
             match around {
                 Some(f) => f.kind() != STATIC_BLOCK && has(f, "async"),
                 None => module,
@@ -338,7 +350,7 @@ fn tries_near_ok(text: &str, root: Node, at: &[usize]) -> bool {
         }
         root.descendant_for_byte_range(before - 1, before)
             .is_none_or(|token| {
-                ancestors(token)
+                ancestors(root, token)
                     .filter(|n| n.kind() == "try_statement")
                     .all(try_ok)
             })
@@ -580,9 +592,9 @@ fn labelled_jumps(text: &str) -> impl Iterator<Item = (usize, &'static str)> + '
 }
 
 /// True when every `break L` and `continue L` under `root` is inside a statement labelled
-/// `L` within its own function. The jumps are found in the text, not by a walk of every
-/// node: a big scope holds many nodes and few labelled jumps.
-fn labels_ok(text: &str, root: Node) -> bool {
+/// `L` within its own function (`top` is the tree's root). The jumps are found in the
+/// text, not by a walk of every node: a big scope holds many nodes and few labelled jumps.
+fn labels_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>) -> bool {
     let start = root.start_byte();
     let name = |n: Node| text.get(n.byte_range()).unwrap_or_default();
     labelled_jumps(&text[root.byte_range()])
@@ -595,16 +607,37 @@ fn labels_ok(text: &str, root: Node) -> bool {
             Some((jump, name(jump.child_by_field_name("label")?)))
         })
         .all(|(jump, label)| {
-            ancestors(jump)
+            ancestors(top, jump)
                 .take_while(|a| !is_function(a.kind()) && a.kind() != "class_static_block")
                 .filter(|a| a.kind() == "labeled_statement")
                 .any(|a| a.child_by_field_name("label").map(name) == Some(label))
         })
 }
 
-/// `node` and its ancestors, nearest first.
-fn ancestors(node: Node) -> impl Iterator<Item = Node> {
-    std::iter::successors(Some(node), |n| n.parent())
+/// `node` and its ancestors up to `root`, nearest first: the path down from `root`, read
+/// with one cursor. tree-sitter finds a node's parent by walking down from the root, so
+/// asking each ancestor for its parent costs the depth squared, and a candidate inside 6000
+/// nested `new` took seconds to check.
+fn ancestors<'t>(root: Node<'t>, node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let (start, end) = (node.start_byte(), node.end_byte());
+    let mut path = vec![root];
+    let mut cursor = root.walk();
+    while cursor.node().id() != node.id() && cursor.goto_first_child() {
+        // The child holding `node`: of those that do, the first (a zero-width node sits
+        // at the end of the one before it).
+        loop {
+            let child = cursor.node();
+            if child.id() == node.id() || (child.start_byte() <= start && end <= child.end_byte()) {
+                path.push(child);
+                break;
+            }
+            if child.start_byte() > start || !cursor.goto_next_sibling() {
+                // `node` is not below `root`: only what was found.
+                return path.into_iter().rev();
+            }
+        }
+    }
+    path.into_iter().rev()
 }
 
 /// Every node below `root` (itself included), in document order, without recursion.
@@ -658,8 +691,9 @@ fn declared<'s>(text: &'s str, body: Node) -> BTreeSet<&'s str> {
         .collect()
 }
 
-/// True when every private name used below `root` is declared by a class body around it.
-fn private_names_ok(text: &str, root: Node) -> bool {
+/// True when every private name used below `root` is declared by a class body around it
+/// (`top` is the tree's root).
+fn private_names_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>) -> bool {
     if !text[root.byte_range()].contains('#') {
         return true;
     }
@@ -667,7 +701,7 @@ fn private_names_ok(text: &str, root: Node) -> bool {
         .filter(|n| n.kind() == "private_property_identifier" && !declares(*n))
         .all(|used| {
             let name = &text[used.byte_range()];
-            ancestors(used)
+            ancestors(top, used)
                 .filter(|n| n.kind() == "class_body")
                 .any(|body| declared(text, body).contains(name))
         })
@@ -1227,5 +1261,25 @@ mod tests {
         // A subtree's walk stays inside it.
         let call = root.named_child(0).unwrap().named_child(0).unwrap();
         assert!(descendants(call).all(|n| n.end_byte() <= call.end_byte()));
+    }
+
+    /// The path read down from the root is the chain of parents, for every node: zero-width
+    /// ones (a missing `;`), a node and its only child of the same span, labels, classes.
+    #[test]
+    fn ancestors_are_the_chain_of_parents() {
+        let text = "L: for (;;) { class A { #p; m() { return (((this.#p))) } } break L }\n\
+                    x = function () { var a = [[1], [2, [3]]]\n y() }\n`t${`u${v}`}`;";
+        let tree = parse(text);
+        let root = tree.root_node();
+        let mut nodes = 0;
+        for node in descendants(root) {
+            let by_parent: Vec<usize> = std::iter::successors(Some(node), |n| n.parent())
+                .map(|n| n.id())
+                .collect();
+            let by_path: Vec<usize> = ancestors(root, node).map(|n| n.id()).collect();
+            assert_eq!(by_path, by_parent, "{}", node.kind());
+            nodes += 1;
+        }
+        assert!(nodes > 60, "{nodes}");
     }
 }

@@ -405,6 +405,21 @@ fn a_chain_keeps_the_depth_a_test_needs_in_logarithmic_calls() {
     assert_eq!(calls, 35);
 }
 
+/// The same in code: `new new ... new X` with a test that needs 400 of 600 `new` (an
+/// engine whose parser overflows its stack). Each level's shortest rewrite hoists `X`,
+/// leaving one level more than the rewrite around it; asked one by one, each failed in
+/// turn once the depth the test needs was reached (about one call a level). Only the
+/// outermost few are offered, and the rewrites of each level to its child find the depth.
+#[test]
+fn a_chain_of_rewrites_in_code_keeps_the_depth_a_test_needs_in_few_calls() {
+    let text = format!("var x = {}X;\n", "new ".repeat(600));
+    let test = "[ \"$(grep -o 'new' \"$1\" | wc -l)\" -ge 400 ]";
+    let (result, calls) = reduce_counting("d.js", &text, test);
+    assert_eq!(result.matches("new").count(), 400);
+    // 415 before.
+    assert_eq!(calls, 32);
+}
+
 /// Nested objects with a member beside the one that nests (`{"k": 0, "v": {...}}`): the
 /// member's value lies one depth below where the tree was built, which had made the chain
 /// rule stop (two nodes that might hold deletable ones) and cost a call per level; a tree
