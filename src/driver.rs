@@ -2942,11 +2942,11 @@ fn outer_of_chains(
         }
         around.push(span.clone());
     }
-    let mut keep = keep.into_iter();
     items
         .into_iter()
         .zip(subjects)
-        .filter(|_| keep.next().unwrap_or(true))
+        .zip(keep)
+        .filter_map(|(item, kept)| kept.then_some(item))
         .unzip()
 }
 
