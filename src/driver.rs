@@ -665,10 +665,10 @@ impl<'a> Driver<'a> {
             let before = self.current.len();
             let rollbacks = self.rollbacks;
             let round_from = self.accepted;
-            // Both shortcuts below lean on monotonicity, which code does not have (a
-            // deletion that fails may succeed with its surroundings): markup only.
-            let monotone = self.frontend.needs_are_local();
-            if round > 1 && monotone {
+            // Later rounds bottom-up lean on monotonicity, which code does not have (a
+            // deletion that fails may succeed with its surroundings): markup only (chains
+            // too, but for bare ones, see `chain`).
+            if round > 1 && self.frontend.needs_are_local() {
                 self.hdd_bottom_up(&mut settled, round, round_from)?;
                 if self.current.len() == before && self.rollbacks == rollbacks {
                     return Ok(());
@@ -719,7 +719,6 @@ impl<'a> Driver<'a> {
                     let lists = self.lists(tree, nodes, &self.needed);
                     let chain = match probed {
                         Some(at) if at == depth => None,
-                        _ if !monotone => None,
                         _ => self.chain(tree, index, depth, &lists, &self.needed),
                     };
                     if let (Some(chain), Some(limit)) = (&chain, tree.limit())
@@ -856,6 +855,10 @@ impl<'a> Driver<'a> {
     /// fails for the whole chain (each deletes that node too), and the leaves of all its
     /// depths are disjoint, one list. When the deepest node goes, the chain is asked
     /// top-down as before, one call more.
+    /// In code, whose needs are not local, only a bare chain counts: nothing deletable
+    /// beside it (a fuzzer's `[[[...]]]`, `f(f(f(...)))`, blocks in blocks), so that each
+    /// node deleted takes only the one below it and its own syntax more, and a test that
+    /// fails without the deepest node fails without any node of the chain.
     fn chain(
         &self,
         tree: &Tree,
@@ -942,7 +945,8 @@ impl<'a> Driver<'a> {
         if open && tree.limit().is_some() {
             chain.unsure = true;
         }
-        (chain.path.len() > 1 || chain.unsure).then_some(chain)
+        let bare = chain.beside.is_empty() || self.frontend.needs_are_local();
+        (bare && (chain.path.len() > 1 || chain.unsure)).then_some(chain)
     }
 
     /// One later round of HDD*, from the deepest depth up. Its lists hold what the first
@@ -2360,11 +2364,7 @@ impl<'a> Driver<'a> {
             let Ok(at) = u32::try_from(at) else {
                 return DepthList::Unknown;
             };
-            let chain = self
-                .frontend
-                .needs_are_local()
-                .then(|| self.chain(&tree, &index, at, &lists, needed))
-                .flatten();
+            let chain = self.chain(&tree, &index, at, &lists, needed);
             let search = gallop.filter(|g| g.head == at).unwrap_or(Gallop::new(at));
             let items = match (chain, tree.limit()) {
                 // As in `hdd`: a chain reaching the depth the tree was built to asks for a

@@ -420,6 +420,27 @@ fn a_chain_of_rewrites_in_code_keeps_the_depth_a_test_needs_in_few_calls() {
     assert_eq!(calls, 32);
 }
 
+/// A bare chain in code (nothing deletable beside it: a fuzzer's `[[[...]]]` that
+/// overflows a parser's stack) is searched as markup's chains are, although code's needs
+/// are not local: each level deleted takes only the one below and its own brackets more.
+/// Top-down, every level the test needs failed once in each round.
+#[test]
+fn a_bare_chain_in_code_keeps_the_depth_a_test_needs_in_few_calls() {
+    let levels = 600;
+    let text = format!(
+        "var x = 1;\nvar a = {}1{};\nconsole.log(a);\n",
+        "[".repeat(levels),
+        "]".repeat(levels)
+    );
+    let test = "[ \"$(grep -o '\\[' \"$1\" | wc -l)\" -ge 400 ] && grep -q console \"$1\"";
+    let (result, calls) = reduce_counting("a.js", &text, test);
+    assert_eq!(result.matches('[').count(), 400);
+    assert_eq!(result.matches(']').count(), 400);
+    assert!(!result.contains("var x"), "{result}");
+    // 821 before.
+    assert_eq!(calls, 47);
+}
+
 /// Nested objects with a member beside the one that nests (`{"k": 0, "v": {...}}`): the
 /// member's value lies one depth below where the tree was built, which had made the chain
 /// rule stop (two nodes that might hold deletable ones) and cost a call per level; a tree
