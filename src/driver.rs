@@ -145,6 +145,17 @@ fn key(text: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(text.as_bytes())
 }
 
+/// The key of `text` laid out plainly: its runs of other bytes than whitespace, each
+/// followed by one space (see [`Frontend::layout_is_free`]).
+fn layout_key(text: &str) -> u128 {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    for run in text.split_ascii_whitespace() {
+        hasher.update(run.as_bytes());
+        hasher.update(b" ");
+    }
+    hasher.digest128()
+}
+
 /// The tree of `text` (whose key is `text_key`) down to `depth` at least (whole when
 /// `None`): the one in `ready` when it is that text's and deep enough (taken out of it),
 /// else a new parse, from the parse of a valid `base` when `text` is known as `base` with
@@ -227,6 +238,12 @@ pub struct Driver<'a> {
     /// Texts whose verdicts were counted as waste when a wrong guess discarded them; the
     /// cache keeps the verdicts, and one used after all is taken off the waste.
     discarded: BTreeSet<u128>,
+    /// The [`layout_key`]s of texts the oracle found not interesting, where the front end
+    /// lets a layout stand for another (see [`Frontend::layout_is_free`]); not used by the
+    /// squeeze pass, whose candidates differ in layout only.
+    boring_layouts: BTreeSet<u128>,
+    /// Whether `boring_layouts` is used now.
+    layouts: bool,
     /// The test found a blank document (nothing but whitespace, such as the smallest
     /// JavaScript document) not interesting, and in this format every blank text is that
     /// same empty document, whichever line breaks the deletions happened to leave (see
@@ -524,6 +541,8 @@ impl<'a> Driver<'a> {
             ready: None,
             oracle_time: (Duration::ZERO, 0),
             discarded: BTreeSet::new(),
+            boring_layouts: BTreeSet::new(),
+            layouts: frontend.layout_is_free(),
             blank_is_boring: false,
             needed: Needed::default(),
             rollbacks: 0,
@@ -1358,6 +1377,8 @@ impl<'a> Driver<'a> {
     /// first character: a test that needs a space between two elements seldom needs the
     /// 17 of an indented line.
     fn squeeze_pass(&mut self) -> Result<()> {
+        // Its candidates differ from the text in layout only.
+        self.layouts = false;
         let tree = self.parse_current()?;
         let groups = squeeze_groups(&tree);
         if groups.is_empty() {
@@ -1876,7 +1897,8 @@ impl<'a> Driver<'a> {
                 verdict: Some(verdict),
                 ..
             }) => {
-                self.learn(text_key, guide, verdict);
+                let layout = self.failed_layout(&text, verdict);
+                self.learn(text_key, guide, verdict, layout);
                 SlotState::Done(verdict)
             }
             Some(Prefetch { seq, cancel, .. }) => SlotState::Running(seq, cancel),
@@ -1955,10 +1977,13 @@ impl<'a> Driver<'a> {
             let mut learned = None;
             for slot in waiting {
                 slot.state = SlotState::Done(verdict);
-                learned.get_or_insert((key(&slot.text), slot.guide));
+                if learned.is_none() {
+                    let layout = self.failed_layout(&slot.text, verdict);
+                    learned = Some((key(&slot.text), slot.guide, layout));
+                }
             }
-            if let Some((text_key, guide)) = learned {
-                self.learn(text_key, guide, verdict);
+            if let Some((text_key, guide, layout)) = learned {
+                self.learn(text_key, guide, verdict, layout);
             }
         } else if let Some(prefetch) = self.prefetched.iter_mut().find(|p| p.seq == seq) {
             prefetch.verdict = Some(verdict);
@@ -1969,8 +1994,11 @@ impl<'a> Driver<'a> {
     }
 
     /// Records an oracle verdict in the cache and in the recent verdicts.
-    fn learn(&mut self, text_key: u128, guide: Guide, verdict: bool) {
+    /// `layout` is the [`layout_key`] of a failed text, when layouts are used (see
+    /// [`Driver::failed_layout`]).
+    fn learn(&mut self, text_key: u128, guide: Guide, verdict: bool, layout: Option<u128>) {
         self.cache.insert(text_key, verdict);
+        self.boring_layouts.extend(layout);
         self.recent.push_back((guide, verdict));
         if self.recent.len() > RECENT_VERDICTS {
             self.recent.pop_front();
@@ -2457,12 +2485,25 @@ impl<'a> Driver<'a> {
     /// The verdict on `text` (whose key is `text_key`) that needs no oracle call: the
     /// cache's, or "boring" for a blank text once a blank one was (see
     /// `blank_is_boring`).
+    /// The [`layout_key`] of `text` to record with its `verdict`: a failure's, when the
+    /// front end lets a layout stand for another and the pass now running does.
+    fn failed_layout(&self, text: &str, verdict: bool) -> Option<u128> {
+        (self.layouts && !verdict).then(|| layout_key(text))
+    }
+
     fn known(&self, text: &str, text_key: u128) -> Option<bool> {
         let blank = self.blank_is_boring && text.trim().is_empty();
+        let laid_out = || {
+            (self.layouts
+                && !self.boring_layouts.is_empty()
+                && self.boring_layouts.contains(&layout_key(text)))
+            .then_some(false)
+        };
         self.cache
             .get(&text_key)
             .copied()
             .or(blank.then_some(false))
+            .or_else(laid_out)
     }
 
     /// The verdict on a candidate when it is known without the oracle: from the cache, or
@@ -3108,5 +3149,21 @@ impl std::fmt::Display for Summary {
             self.stats.overhead_ms_per_candidate(),
             self.output.display()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_layout_key_reads_each_run_of_whitespace_as_one_space() {
+        let plain = layout_key("new new Ctor;");
+        assert_eq!(layout_key("new\n  new  Ctor;"), plain);
+        assert_eq!(layout_key("new new\tCtor;"), plain);
+        // Tokens that touch are other tokens.
+        assert_ne!(layout_key("newnew Ctor;"), plain);
+        assert_ne!(layout_key("new new Ctor ;"), plain);
+        assert_ne!(key("new\nnew Ctor;"), key("new new Ctor;"));
     }
 }

@@ -214,6 +214,10 @@ impl Frontend for JavaScript {
     fn needs_are_local(&self) -> bool {
         false
     }
+
+    fn layout_is_free(&self) -> bool {
+        true
+    }
 }
 
 /// `tree` (of `text`, a module's) with each top-level declaration's deletion taking along

@@ -96,6 +96,16 @@ pub trait Frontend {
         true
     }
 
+    /// True when two texts with the same tokens, laid out differently (other whitespace
+    /// between them), may be taken to share a verdict: code, not markup, whose text nodes
+    /// and lines are content. Only a failure is carried over, to skip asking what is a
+    /// failed candidate laid out anew (one `new ` hoisted out of a run of 6000 broken over
+    /// lines leaves a different text from each line); a wrong guess costs a reduction
+    /// missed, never a result that is not interesting.
+    fn layout_is_free(&self) -> bool {
+        false
+    }
+
     /// Judges `candidate`, made from the valid text `base` by `edits` that only delete
     /// whole nodes (their deletion spans) and units (see [`Frontend::units`]), when a
     /// check cheaper than a parse can: `Some(valid)`, or `None` to parse it. The driver

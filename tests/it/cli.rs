@@ -441,6 +441,26 @@ fn a_bare_chain_in_code_keeps_the_depth_a_test_needs_in_few_calls() {
     assert_eq!(calls, 47);
 }
 
+/// In code a failed candidate laid out anew is not asked again: a run of 600 `new`
+/// broken over lines, of which a test needs 400, where hoisting one level out leaves a
+/// different text on each line (the line that loses a `new`), and once the depth is found
+/// each of those failed in turn.
+#[test]
+fn a_failure_laid_out_anew_is_not_asked_again_in_code() {
+    let news = vec!["new"; 600];
+    let lines: Vec<String> = news.chunks(7).map(|line| line.join(" ")).collect();
+    let text = format!(
+        "var x = 1;\nvar o =\n  {} Ctor;\nconsole.log(o);\n",
+        lines.join("\n  ")
+    );
+    let test = "[ \"$(grep -o 'new' \"$1\" | wc -l)\" -ge 400 ] && grep -q Ctor \"$1\"";
+    let (result, calls) = reduce_counting("n.js", &text, test);
+    assert_eq!(result.matches("new").count(), 400);
+    assert!(result.contains("Ctor"), "{result}");
+    // 156 before.
+    assert_eq!(calls, 35);
+}
+
 /// Nested objects with a member beside the one that nests (`{"k": 0, "v": {...}}`): the
 /// member's value lies one depth below where the tree was built, which had made the chain
 /// rule stop (two nodes that might hold deletable ones) and cost a call per level; a tree
