@@ -2482,15 +2482,15 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// The verdict on `text` (whose key is `text_key`) that needs no oracle call: the
-    /// cache's, or "boring" for a blank text once a blank one was (see
-    /// `blank_is_boring`).
     /// The [`layout_key`] of `text` to record with its `verdict`: a failure's, when the
     /// front end lets a layout stand for another and the pass now running does.
     fn failed_layout(&self, text: &str, verdict: bool) -> Option<u128> {
         (self.layouts && !verdict).then(|| layout_key(text))
     }
 
+    /// The verdict on `text` (whose key is `text_key`) that needs no oracle call: the
+    /// cache's, or "boring" for a blank text once a blank one was (see
+    /// `blank_is_boring`), or for a failed text laid out anew (see `boring_layouts`).
     fn known(&self, text: &str, text_key: u128) -> Option<bool> {
         let blank = self.blank_is_boring && text.trim().is_empty();
         let laid_out = || {
