@@ -238,9 +238,10 @@ pub struct Driver<'a> {
     /// Texts whose verdicts were counted as waste when a wrong guess discarded them; the
     /// cache keeps the verdicts, and one used after all is taken off the waste.
     discarded: BTreeSet<u128>,
-    /// The [`layout_key`]s of texts the oracle found not interesting, where the front end
-    /// lets a layout stand for another (see [`Frontend::layout_is_free`]); not used by the
-    /// squeeze pass, whose candidates differ in layout only.
+    /// The [`layout_key`]s of the texts lists took as failures, where the front end lets a
+    /// layout stand for another (see [`Frontend::layout_is_free`] and
+    /// [`Driver::laid_out`]); not used by the squeeze pass, whose candidates differ in
+    /// layout only.
     boring_layouts: BTreeSet<u128>,
     /// Whether `boring_layouts` is used now.
     layouts: bool,
@@ -1526,6 +1527,7 @@ impl<'a> Driver<'a> {
                 let Some(slot) = window.pop_front() else {
                     break;
                 };
+                let verdict = self.laid_out(&slot.text, verdict);
                 if slot.reuses_waste && self.discarded.remove(&key(&slot.text)) {
                     self.stats.wasted -= 1;
                 }
@@ -1897,8 +1899,7 @@ impl<'a> Driver<'a> {
                 verdict: Some(verdict),
                 ..
             }) => {
-                let layout = self.failed_layout(&text, verdict);
-                self.learn(text_key, guide, verdict, layout);
+                self.learn(text_key, guide, verdict);
                 SlotState::Done(verdict)
             }
             Some(Prefetch { seq, cancel, .. }) => SlotState::Running(seq, cancel),
@@ -1977,13 +1978,10 @@ impl<'a> Driver<'a> {
             let mut learned = None;
             for slot in waiting {
                 slot.state = SlotState::Done(verdict);
-                if learned.is_none() {
-                    let layout = self.failed_layout(&slot.text, verdict);
-                    learned = Some((key(&slot.text), slot.guide, layout));
-                }
+                learned.get_or_insert((key(&slot.text), slot.guide));
             }
-            if let Some((text_key, guide, layout)) = learned {
-                self.learn(text_key, guide, verdict, layout);
+            if let Some((text_key, guide)) = learned {
+                self.learn(text_key, guide, verdict);
             }
         } else if let Some(prefetch) = self.prefetched.iter_mut().find(|p| p.seq == seq) {
             prefetch.verdict = Some(verdict);
@@ -1994,11 +1992,8 @@ impl<'a> Driver<'a> {
     }
 
     /// Records an oracle verdict in the cache and in the recent verdicts.
-    /// `layout` is the [`layout_key`] of a failed text, when layouts are used (see
-    /// [`Driver::failed_layout`]).
-    fn learn(&mut self, text_key: u128, guide: Guide, verdict: bool, layout: Option<u128>) {
+    fn learn(&mut self, text_key: u128, guide: Guide, verdict: bool) {
         self.cache.insert(text_key, verdict);
-        self.boring_layouts.extend(layout);
         self.recent.push_back((guide, verdict));
         if self.recent.len() > RECENT_VERDICTS {
             self.recent.pop_front();
@@ -2482,10 +2477,20 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// The [`layout_key`] of `text` to record with its `verdict`: a failure's, when the
-    /// front end lets a layout stand for another and the pass now running does.
-    fn failed_layout(&self, text: &str, verdict: bool) -> Option<u128> {
-        (self.layouts && !verdict).then(|| layout_key(text))
+    /// The verdict a list takes for the candidate `text` the oracle (or the cache) judged
+    /// `verdict`: a failure laid out anew fails (see `boring_layouts`). Failures are
+    /// recorded here, as the list takes them in order, so that every `-j` knows the same
+    /// ones at each step: a call made ahead and thrown away teaches nothing.
+    fn laid_out(&mut self, text: &str, verdict: bool) -> bool {
+        if !self.layouts || (verdict && self.boring_layouts.is_empty()) {
+            return verdict;
+        }
+        let layout = layout_key(text);
+        if verdict && !self.boring_layouts.contains(&layout) {
+            return true;
+        }
+        self.boring_layouts.insert(layout);
+        false
     }
 
     /// The verdict on `text` (whose key is `text_key`) that needs no oracle call: the

@@ -1044,3 +1044,33 @@ fn jsx_elements_lose_their_parentheses() {
         "<span>foo</span>;\nfunction f() {\n  return <div>x</div>;\n}\n"
     );
 }
+
+/// A failure laid out anew counts as a failure (see `Frontend::layout_is_free`), a guess
+/// that a test reading lines can prove wrong; the failures are taken in the order a list
+/// judges them, so that the output is the same with one job or two, whatever calls ran
+/// ahead and were thrown away.
+#[test]
+fn layouts_taken_for_failures_give_the_same_output_for_every_job_count() {
+    let news = vec!["new"; 600];
+    let lines: Vec<String> = news.chunks(7).map(|line| line.join(" ")).collect();
+    let text = format!("var o =\n  {} Ctor;\n", lines.join("\n  "));
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("n.js"), &text).unwrap();
+        let test =
+            "[ \"$(grep -c '' \"$1\")\" -ge 60 ] && [ \"$(grep -o new \"$1\" | wc -l)\" -ge 300 ]";
+        script(dir.path(), "t.sh", test);
+        let out = treereduce(
+            dir.path(),
+            &["n.js", "./t.sh", "-q", "-j", jobs, "-o", "out.js"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+        assert!(result.lines().count() >= 60, "-j {jobs}: {result}");
+        assert!(result.matches("new").count() >= 300, "-j {jobs}: {result}");
+        assert!(result.len() < text.len(), "-j {jobs}: {result}");
+        outputs.push(result);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}
