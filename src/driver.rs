@@ -2482,15 +2482,20 @@ impl<'a> Driver<'a> {
     /// recorded here, as the list takes them in order, so that every `-j` knows the same
     /// ones at each step: a call made ahead and thrown away teaches nothing.
     fn laid_out(&mut self, text: &str, verdict: bool) -> bool {
-        if !self.layouts || (verdict && self.boring_layouts.is_empty()) {
-            return verdict;
+        if verdict {
+            return !self.layout_failed(text);
         }
-        let layout = layout_key(text);
-        if verdict && !self.boring_layouts.contains(&layout) {
-            return true;
+        if self.layouts {
+            self.boring_layouts.insert(layout_key(text));
         }
-        self.boring_layouts.insert(layout);
         false
+    }
+
+    /// True when `text` is laid out as a failure a list took (see `boring_layouts`).
+    fn layout_failed(&self, text: &str) -> bool {
+        self.layouts
+            && !self.boring_layouts.is_empty()
+            && self.boring_layouts.contains(&layout_key(text))
     }
 
     /// The verdict on `text` (whose key is `text_key`) that needs no oracle call: the
@@ -2498,12 +2503,7 @@ impl<'a> Driver<'a> {
     /// `blank_is_boring`), or for a failed text laid out anew (see `boring_layouts`).
     fn known(&self, text: &str, text_key: u128) -> Option<bool> {
         let blank = self.blank_is_boring && text.trim().is_empty();
-        let laid_out = || {
-            (self.layouts
-                && !self.boring_layouts.is_empty()
-                && self.boring_layouts.contains(&layout_key(text)))
-            .then_some(false)
-        };
+        let laid_out = || self.layout_failed(text).then_some(false);
         self.cache
             .get(&text_key)
             .copied()
