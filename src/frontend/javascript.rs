@@ -397,6 +397,16 @@ mod tests {
             .map_or((None, Vec::new()), |found| (found.2, found.3))
     }
 
+    /// The tree of `text` and its node whose text is `own`.
+    fn tree_at(text: &str, own: &str) -> (crate::tree::Tree, crate::tree::NodeId) {
+        let tree = JavaScript::default().parse(text).unwrap();
+        let id = tree
+            .ids()
+            .find(|&id| text[tree.node(id).span.clone()] == *own)
+            .unwrap();
+        (tree, id)
+    }
+
     fn without(text: &str, kind: &str, own: &str) -> String {
         let delete = node(text, kind, own).0.unwrap();
         let at = text.find(&delete).unwrap();
@@ -684,6 +694,64 @@ mod tests {
         );
     }
 
+    /// A declared function called only as a statement becomes its body with its calls
+    /// gone: a call before the declaration would otherwise be a ReferenceError. A name
+    /// written anywhere else keeps the calls, and so the plain body is offered.
+    #[test]
+    fn a_function_becoming_its_body_takes_its_calls() {
+        let rewritten = |text: &str, own: &str| {
+            let (tree, id) = tree_at(text, own);
+            tree.node(id)
+                .alternatives
+                .iter()
+                .map(|edits| render(text, &edits.iter().collect::<Vec<_>>()))
+                .collect::<Vec<_>>()
+        };
+        let function = "function f(o) {\n  g(o.x);\n}";
+        let text = format!("a();\nf(1);\n{function}\nf(2);\n");
+        assert_eq!(
+            rewritten(&text, function),
+            ["a();\ng(o.x);\n", "a();\n{\n  g(o.x);\n}\n"]
+        );
+        // What the body keeps moves left as it would without the calls.
+        let text = "f();\nfunction f() {\n  g(\n    1);\n}\n";
+        let tree = JavaScript::default().parse(text).unwrap();
+        let id = tree
+            .ids()
+            .find(|&id| text[tree.node(id).span.clone()].starts_with("function"))
+            .unwrap();
+        let span = tree.node(id).span.clone();
+        let mut rewrites: Vec<_> = (tree.node(id).alternatives.iter())
+            .map(|edits| (span.clone(), edits.clone()))
+            .collect();
+        JavaScript::default().reindent(text, &mut rewrites);
+        let texts: Vec<String> = (rewrites.iter())
+            .map(|(_, edits)| render(text, &edits.iter().collect::<Vec<_>>()))
+            .collect();
+        assert_eq!(texts[0], "g(\n  1);\n");
+        // Two functions of that name, or the name read as a value: the calls stay.
+        for other in ["function g() { function f() {} }\n", "h(f);\n"] {
+            let text = format!("f();\n{function}\n{other}");
+            let alternatives = rewritten(&text, function);
+            assert!(
+                alternatives.iter().all(|a| a.starts_with("f();\n")),
+                "{other}: {alternatives:?}"
+            );
+        }
+        // A call inside the function itself, or one that is not a list's item.
+        for text in [
+            "function f() {\n  f();\n}\n",
+            "if (c) f();\nfunction f() {\n  g();\n}\n",
+        ] {
+            let own = &text[text.find("function").unwrap()..text.len() - 1];
+            let alternatives = rewritten(text, own);
+            assert!(
+                alternatives.iter().all(|a| a.contains("f();")),
+                "{text}: {alternatives:?}"
+            );
+        }
+    }
+
     #[test]
     fn nothing_leaves_its_function_or_loop() {
         // The body holds a `return`, which would not parse for an engine at top level.
@@ -798,11 +866,7 @@ mod tests {
     #[test]
     fn a_statement_may_go_without_its_comment() {
         let alone = |text: &str, own: &str| {
-            let tree = JavaScript::default().parse(text).unwrap();
-            let id = tree
-                .ids()
-                .find(|&id| text[tree.node(id).span.clone()] == *own)
-                .unwrap();
+            let (tree, id) = tree_at(text, own);
             let node = tree.node(id);
             let deleted = render(text, &[&node.deletion().unwrap()]);
             let rewritten = node

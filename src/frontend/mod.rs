@@ -497,10 +497,15 @@ pub(crate) fn dedent(
 }
 
 /// The one piece of `span` that `edits` (deletions) leave, or `None` when they are not
-/// all deletions inside it or leave no piece or several.
+/// all deletions inside it or leave no piece or several. Deletions wholly outside the
+/// span (the calls a function's body takes with it) do not count.
 fn kept_piece(span: Range<usize>, edits: &[Edit]) -> Option<Range<usize>> {
     let mut cuts: Vec<Range<usize>> = Vec::with_capacity(edits.len());
     for edit in edits {
+        let outside = edit.span.end <= span.start || edit.span.start >= span.end;
+        if edit.is_deletion() && outside && !edit.span.is_empty() {
+            continue;
+        }
         if !edit.is_deletion() || edit.span.start < span.start || edit.span.end > span.end {
             return None;
         }

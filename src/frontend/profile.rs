@@ -191,6 +191,8 @@ struct ResultsFile {
     implicit: Vec<String>,
     #[serde(default)]
     accessors: Vec<String>,
+    #[serde(default)]
+    hoist_takes_calls: bool,
 }
 
 /// A position that names the function standing there (`variable_declarator.value`, named
@@ -230,6 +232,11 @@ struct Results {
     /// Tokens that make a member an accessor (`get`, `set`), whose result a property read
     /// takes.
     accessors: Vec<String>,
+    /// A declared function whose name is written only there and as the callee of calls
+    /// that are whole statements (`f();`), when a statement of its own takes its place (its
+    /// body), takes those calls with it: what ran where it was called now runs where it
+    /// was declared.
+    hoist_takes_calls: bool,
 }
 
 fn default_max_alternatives() -> usize {
@@ -958,6 +965,7 @@ impl Grammar {
                     property: r.property.as_deref().map(field).transpose()?,
                     implicit: r.implicit.clone(),
                     accessors: r.accessors.clone(),
+                    hoist_takes_calls: r.hoist_takes_calls,
                 }
             }
         };
@@ -1624,6 +1632,18 @@ impl Grammar {
                 out.push(Alternative::Text(p.clone()));
             }
         }
+        if let Some(calls) = out
+            .iter()
+            .any(|a| matches!(a, Alternative::Keep(_)))
+            .then(|| self.calls_to_take(text, node, uses))
+            .flatten()
+        {
+            for alternative in &mut out {
+                if let Alternative::Keep(r) = alternative {
+                    *alternative = Alternative::KeepAnd(r.clone(), calls.clone());
+                }
+            }
+        }
         // The shortest few, shorter than the node, each text once. A wide list offers one
         // hoist per item (a JSON array of 12 000 objects, 12 000), so the texts are sorted
         // by length first (stably: of equal ones the first offered stays) and compared
@@ -1641,6 +1661,53 @@ impl Grammar {
             }
         }
         kept
+    }
+
+    /// With `hoist_takes_calls`, for a declared `function`: the deletions of the calls to
+    /// it that are whole statements (`f();`), when its name is written nowhere else, each
+    /// call stands as an item of a list (so that the text around it stays whole), and none
+    /// lies inside the function. `None` otherwise, or when there are no such calls.
+    fn calls_to_take(
+        &self,
+        text: &str,
+        function: TsNode,
+        uses: &Uses,
+    ) -> Option<Vec<Range<usize>>> {
+        let results = &self.results;
+        if !results.hoist_takes_calls || function.kind() != results.declared.0 {
+            return None;
+        }
+        let name = function.child_by_field_name(&results.declared.1)?;
+        let word = &text[name.byte_range()];
+        let calls = uses.calls.get(word)?;
+        let &(count, loud) = uses.words.get(word)?;
+        let span = function.byte_range();
+        let in_list = |parent: &str| {
+            let id = self.language.id_for_node_kind(parent, true);
+            self.kinds
+                .get(usize::from(id))
+                .is_some_and(|info| info.list.is_some())
+        };
+        let apart = |call: &Range<usize>| call.end <= span.start || call.start >= span.end;
+        let all = usize::try_from(count).is_ok_and(|n| n == calls.len() + 1);
+        (!loud
+            && all
+            && calls
+                .iter()
+                .all(|(call, parent)| apart(call) && in_list(parent)))
+        .then(|| {
+            calls
+                .iter()
+                .map(|(call, _)| {
+                    let gone = super::deletion_span(text, call.start, call.end);
+                    // At the text's start there is no line break before it to take.
+                    match gone.start {
+                        0 => 0..line_end(text, gone.end),
+                        _ => gone,
+                    }
+                })
+                .collect()
+        })
     }
 
     /// Whether `node` may stand at `at` by the categories' `avoid` rules (their
@@ -1770,6 +1837,9 @@ fn has_token(text: &str, node: TsNode, tokens: &[String]) -> bool {
 enum Alternative {
     Text(String),
     Keep(Range<usize>),
+    /// A kept piece, and elsewhere the calls that go with it (see
+    /// [`Grammar::calls_to_take`]).
+    KeepAnd(Range<usize>, Vec<Range<usize>>),
 }
 
 impl Alternative {
@@ -1777,7 +1847,7 @@ impl Alternative {
     fn text<'a>(&'a self, source: &'a str) -> &'a str {
         match self {
             Alternative::Text(t) => t,
-            Alternative::Keep(r) => &source[r.clone()],
+            Alternative::Keep(r) | Alternative::KeepAnd(r, _) => &source[r.clone()],
         }
     }
 }
@@ -1813,18 +1883,21 @@ fn leaf(
                 }
                 (new.len() < span.len()).then(|| vec![Edit::replace(span.clone(), new)])
             }
-            Alternative::Keep(r) => {
-                let lead = r.start > span.start && fuses(before, bytes.get(r.start));
-                let trail = r.end < span.end
-                    && fuses(r.end.checked_sub(1).and_then(|at| bytes.get(at)), after);
-                let spaces = usize::from(lead) + usize::from(trail);
-                (r.len() + spaces < span.len()).then(|| {
-                    [span.start..r.start, r.end..span.end]
-                        .into_iter()
-                        .filter(|d| !d.is_empty())
-                        .map(Edit::delete_apart)
-                        .collect()
-                })
+            Alternative::Keep(r) | Alternative::KeepAnd(r, _)
+                if {
+                    let lead = r.start > span.start && fuses(before, bytes.get(r.start));
+                    let trail = r.end < span.end
+                        && fuses(r.end.checked_sub(1).and_then(|at| bytes.get(at)), after);
+                    r.len() + usize::from(lead) + usize::from(trail) >= span.len()
+                } =>
+            {
+                None
+            }
+            Alternative::Keep(r) => Some(keep_edits(span.clone(), r)),
+            Alternative::KeepAnd(r, calls) => {
+                let mut edits = keep_edits(span.clone(), r);
+                edits.extend(calls.into_iter().map(Edit::delete_apart));
+                Some(edits)
             }
         })
         .collect();
@@ -1832,6 +1905,31 @@ fn leaf(
         alternatives,
         ..Node::new(kind, ts.kind().to_string(), span, delete)
     }
+}
+
+/// Past the spaces at `at` and the line break after them, when nothing else follows on
+/// the line; `at` otherwise.
+fn line_end(text: &str, at: usize) -> usize {
+    let rest = &text.as_bytes()[at..];
+    let blanks = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    match rest.get(blanks..) {
+        Some([b'\r', b'\n', ..]) => at + blanks + 2,
+        Some([b'\n', ..]) => at + blanks + 1,
+        Some([]) => at + blanks,
+        _ => at,
+    }
+}
+
+/// The deletions around `kept`, a piece of `span`, that leave it alone in its place.
+fn keep_edits(span: Range<usize>, kept: Range<usize>) -> Vec<Edit> {
+    [span.start..kept.start, kept.end..span.end]
+        .into_iter()
+        .filter(|d| !d.is_empty())
+        .map(Edit::delete_apart)
+        .collect()
 }
 
 /// All children of `node` with their field names, in order.
@@ -2179,6 +2277,11 @@ struct Uses<'t> {
     /// hundreds of thousands of words, where a B-tree cost lodash 1 ms per candidate.
     #[allow(clippy::disallowed_types)]
     words: std::collections::HashMap<&'t str, (u32, bool)>,
+    /// For each word that is the whole callee of a call standing as a statement (`f();`),
+    /// with `hoist_takes_calls`: those statements' spans and their parents' kinds, in the
+    /// order the walk met them. Looked up only, as `words` is.
+    #[allow(clippy::disallowed_types)]
+    calls: std::collections::HashMap<&'t str, Vec<(Range<usize>, String)>>,
 }
 
 impl<'t> Uses<'t> {
@@ -2199,6 +2302,12 @@ impl<'t> Uses<'t> {
             if n.child_count() > 0 {
                 if let Some(word) = results.quiet_word(n, parent) {
                     quiet_at.insert(word.start_byte());
+                }
+                if results.hoist_takes_calls
+                    && let Some(name) = results.statement_callee(n)
+                {
+                    let calls = uses.calls.entry(&text[name.byte_range()]).or_default();
+                    calls.push((n.byte_range(), parent.to_string()));
                 }
                 cursor.reset(n);
                 if cursor.goto_first_child() {
@@ -2307,6 +2416,17 @@ impl Results {
     /// place that takes no result: a member's name (`m` of `m() {}`), the name of a
     /// declarator whose value is a function, the callee's last word of a call that stands
     /// as a statement (`m` of `o.m();`).
+    /// The callee of `node` when `node` is a statement that is one call and nothing else,
+    /// and the callee a bare name (`f` of `f(x);`).
+    fn statement_callee<'t>(&self, node: TsNode<'t>) -> Option<TsNode<'t>> {
+        if node.kind() != self.statement || node.named_child_count() != 1 {
+            return None;
+        }
+        let call = node.named_child(0).filter(|c| c.kind() == self.callee.0)?;
+        call.child_by_field_name(&self.callee.1)
+            .filter(|c| c.is_named() && c.child_count() == 0)
+    }
+
     fn quiet_word<'t>(&self, node: TsNode<'t>, parent: &str) -> Option<TsNode<'t>> {
         let is_function = |mut n: TsNode| {
             while self.through.iter().any(|k| k == n.kind()) {

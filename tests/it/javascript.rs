@@ -798,6 +798,30 @@ fn exported_functions_lose_a_return_as_module_exports_do() {
     }
 }
 
+/// A crash inside a function declared after its only call: the function becomes its body
+/// with the call gone, in one rewrite, where the body alone was a ReferenceError (a field
+/// trial's crash kept `normalizeProfile();` and the function around its two statements).
+/// The oracle is node itself.
+#[test]
+fn a_function_called_before_its_declaration_becomes_its_body() {
+    let input = "'use strict';\nconst log = [];\nnormalizeProfile({ name: 'a' });\nlog.push(1);\n\
+                 function normalizeProfile(rec) {\n  const prefs = rec.settings || {};\n  \
+                 log.push(rec.name);\n  return prefs.display.foo;\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.js"), input).unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "node \"$1\" 2>&1 | grep -qF \"reading 'foo')\"",
+    );
+    let args = ["a.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"];
+    let out = treereduce(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    assert!(!result.contains("function"), "{result}");
+    assert!(result.contains(".foo"), "{result}");
+}
+
 /// A V8 engine test uses native syntax (`%OptimizeFunctionOnNextCall(f)`, run with
 /// `--allow-natives-syntax`), which is no JavaScript to tree-sitter: it is read as a call,
 /// reduced as code, and never asked without its call. The crash is node's own: its V8
