@@ -1259,10 +1259,11 @@ impl Grammar {
             hollow: Option<Line>,
         }
         let mut tree = Tree::new(text.len());
-        let uses = if self
-            .replace
-            .iter()
-            .any(|r| r.unless_used.is_some() || r.unless_result_used)
+        let uses = if self.results.hoist_takes_calls
+            || self
+                .replace
+                .iter()
+                .any(|r| r.unless_used.is_some() || r.unless_result_used)
         {
             Uses::of(text, root, &self.results)
         } else {
