@@ -715,11 +715,7 @@ mod tests {
         );
         // What the body keeps moves left as it would without the calls.
         let text = "f();\nfunction f() {\n  g(\n    1);\n}\n";
-        let tree = JavaScript::default().parse(text).unwrap();
-        let id = tree
-            .ids()
-            .find(|&id| text[tree.node(id).span.clone()].starts_with("function"))
-            .unwrap();
+        let (tree, id) = tree_at(text, "function f() {\n  g(\n    1);\n}");
         let span = tree.node(id).span.clone();
         let mut rewrites: Vec<_> = (tree.node(id).alternatives.iter())
             .map(|edits| (span.clone(), edits.clone()))

@@ -1623,7 +1623,7 @@ impl Grammar {
                 out.extend(
                     self.hoist(node, bit, category, in_list, &fits)
                         .into_iter()
-                        .map(Alternative::Keep),
+                        .map(|kept| Alternative::Keep(kept, Vec::new())),
                 );
             }
             if let Some(p) = &category.placeholder
@@ -1635,13 +1635,13 @@ impl Grammar {
         }
         if let Some(calls) = out
             .iter()
-            .any(|a| matches!(a, Alternative::Keep(_)))
+            .any(|a| matches!(a, Alternative::Keep(..)))
             .then(|| self.calls_to_take(text, node, uses))
             .flatten()
         {
             for alternative in &mut out {
-                if let Alternative::Keep(r) = alternative {
-                    *alternative = Alternative::KeepAnd(r.clone(), calls.clone());
+                if let Alternative::Keep(_, also) = alternative {
+                    also.clone_from(&calls);
                 }
             }
         }
@@ -1699,14 +1699,7 @@ impl Grammar {
         .then(|| {
             calls
                 .iter()
-                .map(|(call, _)| {
-                    let gone = super::deletion_span(text, call.start, call.end);
-                    // At the text's start there is no line break before it to take.
-                    match gone.start {
-                        0 => 0..line_end(text, gone.end),
-                        _ => gone,
-                    }
-                })
+                .map(|(call, _)| item_span(text, call.start, call.end))
                 .collect()
         })
     }
@@ -1837,10 +1830,9 @@ fn has_token(text: &str, node: TsNode, tokens: &[String]) -> bool {
 #[derive(Debug, Clone)]
 enum Alternative {
     Text(String),
-    Keep(Range<usize>),
-    /// A kept piece, and elsewhere the calls that go with it (see
-    /// [`Grammar::calls_to_take`]).
-    KeepAnd(Range<usize>, Vec<Range<usize>>),
+    /// A piece of the node kept, and what goes with it elsewhere (the calls of a function
+    /// that becomes its body, see [`Grammar::calls_to_take`]; mostly nothing).
+    Keep(Range<usize>, Vec<Range<usize>>),
 }
 
 impl Alternative {
@@ -1848,7 +1840,7 @@ impl Alternative {
     fn text<'a>(&'a self, source: &'a str) -> &'a str {
         match self {
             Alternative::Text(t) => t,
-            Alternative::Keep(r) | Alternative::KeepAnd(r, _) => &source[r.clone()],
+            Alternative::Keep(r, _) => &source[r.clone()],
         }
     }
 }
@@ -1884,21 +1876,19 @@ fn leaf(
                 }
                 (new.len() < span.len()).then(|| vec![Edit::replace(span.clone(), new)])
             }
-            Alternative::Keep(r) | Alternative::KeepAnd(r, _)
-                if {
-                    let lead = r.start > span.start && fuses(before, bytes.get(r.start));
-                    let trail = r.end < span.end
-                        && fuses(r.end.checked_sub(1).and_then(|at| bytes.get(at)), after);
-                    r.len() + usize::from(lead) + usize::from(trail) >= span.len()
-                } =>
-            {
-                None
-            }
-            Alternative::Keep(r) => Some(keep_edits(span.clone(), r)),
-            Alternative::KeepAnd(r, calls) => {
-                let mut edits = keep_edits(span.clone(), r);
-                edits.extend(calls.into_iter().map(Edit::delete_apart));
-                Some(edits)
+            Alternative::Keep(r, also) => {
+                let lead = r.start > span.start && fuses(before, bytes.get(r.start));
+                let trail = r.end < span.end
+                    && fuses(r.end.checked_sub(1).and_then(|at| bytes.get(at)), after);
+                let spaces = usize::from(lead) + usize::from(trail);
+                (r.len() + spaces < span.len()).then(|| {
+                    [span.start..r.start, r.end..span.end]
+                        .into_iter()
+                        .filter(|d| !d.is_empty())
+                        .chain(also)
+                        .map(Edit::delete_apart)
+                        .collect()
+                })
             }
         })
         .collect();
@@ -1906,31 +1896,6 @@ fn leaf(
         alternatives,
         ..Node::new(kind, ts.kind().to_string(), span, delete)
     }
-}
-
-/// Past the spaces at `at` and the line break after them, when nothing else follows on
-/// the line; `at` otherwise.
-fn line_end(text: &str, at: usize) -> usize {
-    let rest = &text.as_bytes()[at..];
-    let blanks = rest
-        .iter()
-        .take_while(|b| matches!(b, b' ' | b'\t'))
-        .count();
-    match rest.get(blanks..) {
-        Some([b'\r', b'\n', ..]) => at + blanks + 2,
-        Some([b'\n', ..]) => at + blanks + 1,
-        Some([]) => at + blanks,
-        _ => at,
-    }
-}
-
-/// The deletions around `kept`, a piece of `span`, that leave it alone in its place.
-fn keep_edits(span: Range<usize>, kept: Range<usize>) -> Vec<Edit> {
-    [span.start..kept.start, kept.end..span.end]
-        .into_iter()
-        .filter(|d| !d.is_empty())
-        .map(Edit::delete_apart)
-        .collect()
 }
 
 /// All children of `node` with their field names, in order.
@@ -2234,7 +2199,7 @@ fn render_template(text: &str, node: TsNode, template: &[Segment]) -> Option<Alt
         other => Some(segment_node(node, other)?.byte_range()),
     };
     if let [only @ (Segment::Field(_) | Segment::Inner)] = template {
-        return span(only).map(Alternative::Keep);
+        return span(only).map(|kept| Alternative::Keep(kept, Vec::new()));
     }
     let mut out = String::new();
     for segment in template {
@@ -2413,10 +2378,6 @@ impl<'t> Uses<'t> {
 }
 
 impl Results {
-    /// The word of `node` (whose parent is of kind `parent`) that names a function in a
-    /// place that takes no result: a member's name (`m` of `m() {}`), the name of a
-    /// declarator whose value is a function, the callee's last word of a call that stands
-    /// as a statement (`m` of `o.m();`).
     /// The callee of `node` when `node` is a statement that is one call and nothing else,
     /// and the callee a bare name (`f` of `f(x);`).
     fn statement_callee<'t>(&self, node: TsNode<'t>) -> Option<TsNode<'t>> {
@@ -2428,6 +2389,10 @@ impl Results {
             .filter(|c| c.is_named() && c.child_count() == 0)
     }
 
+    /// The word of `node` (whose parent is of kind `parent`) that names a function in a
+    /// place that takes no result: a member's name (`m` of `m() {}`), the name of a
+    /// declarator whose value is a function, the callee's last word of a call that stands
+    /// as a statement (`m` of `o.m();`).
     fn quiet_word<'t>(&self, node: TsNode<'t>, parent: &str) -> Option<TsNode<'t>> {
         let is_function = |mut n: TsNode| {
             while self.through.iter().any(|k| k == n.kind()) {
