@@ -254,6 +254,10 @@ struct ListFile {
     terminator: Option<String>,
     field: Option<String>,
     #[serde(default)]
+    unfielded: bool,
+    #[serde(default)]
+    spaced: bool,
+    #[serde(default)]
     min_items: usize,
     #[serde(default)]
     nonempty_after: Vec<String>,
@@ -360,6 +364,11 @@ struct List {
     terminator: Option<String>,
     /// Only children in this field are items.
     field: Option<String>,
+    /// Only children in no field are items (a JSX element's, between its tags).
+    unfielded: bool,
+    /// Items stand apart by whitespace alone, after something that stays (a tag's
+    /// attributes after its name): an item on a line with others takes the blanks before it.
+    spaced: bool,
     /// Lists this short offer no deletion.
     min_items: usize,
     /// The list keeps one item when a sibling before it is of one of these kinds
@@ -771,11 +780,18 @@ impl Grammar {
                 separator: l.separator.clone(),
                 terminator: l.terminator.clone(),
                 field,
+                unfielded: l.unfielded,
+                spaced: l.spaced,
                 min_items: l.min_items,
                 nonempty_after: l.nonempty_after.clone(),
                 exact: l.exact,
                 stays_valid: l.stays_valid,
             });
+            if l.unfielded && l.field.is_some() {
+                return Err(format!(
+                    "{file}: list `{kind}` takes its items from a field or from none, not both"
+                ));
+            }
             if l.stays_valid && (l.min_items > 0 || l.exact) {
                 return Err(format!(
                     "{file}: list `{kind}` cannot stay valid: it keeps items or its bytes exactly"
@@ -1433,6 +1449,7 @@ impl Grammar {
                     c.is_named()
                         && !c.is_extra()
                         && list.field.as_deref().is_none_or(|f| Some(f) == field)
+                        && !(list.unfielded && field.is_some())
                 })
                 .collect();
             for &i in &items {
@@ -1946,12 +1963,20 @@ fn item_delete(
         end
     };
     let Some(sep) = &list.separator else {
+        let Range { start, end } = without_layout_breaks(text, &span);
         let end = list
             .terminator
             .as_deref()
             .and_then(next_token)
-            .unwrap_or(span.end);
-        return item_span(text, span.start, with_comments(end));
+            .unwrap_or(end);
+        let before = text[..start].trim_end_matches([' ', '\t']).len();
+        let first_on_line = before == 0 || text.as_bytes()[before - 1] == b'\n';
+        if list.spaced && !first_on_line && whole_lines(text, start, end).is_none() {
+            // With the blanks before it, which the one before it or the tag's name
+            // leaves; the first on its line keeps its indentation (see `item_span`).
+            return before..end;
+        }
+        return item_span(text, start, with_comments(end));
     };
     // An item with its separator after it, laid out on lines of its own, goes with its
     // lines; this keeps one item per line lists tidy whatever subset goes.
@@ -1968,6 +1993,20 @@ fn item_delete(
     } else {
         item_span(text, span.start, end)
     }
+}
+
+/// `span` without the blanks at either end that hold a line break: a text item (JSX's)
+/// may begin or end with a line break of the layout, which stays with the indentation
+/// after it. A span of blanks alone stays whole.
+fn without_layout_breaks(text: &str, span: &Range<usize>) -> Range<usize> {
+    let own = &text[span.clone()];
+    let lead = own.len() - own.trim_start().len();
+    let trail = own.len() - own.trim_end().len();
+    if lead == own.len() {
+        return span.clone();
+    }
+    let breaks = |blanks: &str, n: usize| if blanks.contains('\n') { n } else { 0 };
+    span.start + breaks(&own[..lead], lead)..span.end - breaks(&own[own.len() - trail..], trail)
 }
 
 /// The first of `children` that is no comment, when it is the anonymous `token`.

@@ -1061,12 +1061,31 @@ fn named_function_values_lose_a_return_nobody_takes() {
 fn jsx_elements_lose_their_parentheses() {
     let (_, result) = reduce_logged(
         "const x = 1;\n(\n  <span>foo</span>\n);\nfunction f() {\n  return (\n    <div>x</div>\n  );\n}\n",
-        "grep -q foo \"$1\" && grep -q return \"$1\" && grep -q '<div>' \"$1\"",
+        "grep -q foo \"$1\" && grep -q return \"$1\" && grep -q '<div>x' \"$1\"",
     );
     assert_eq!(
         result,
         "<span>foo</span>;\nfunction f() {\n  return <div>x</div>;\n}\n"
     );
+}
+
+/// A JSX element's children (texts, references, expressions, elements) and a tag's
+/// attributes are items of lists: each goes alone. An attribute takes the blanks before
+/// it, but the first on its line, which keeps its indentation; a text keeps the line
+/// breaks of the layout around it.
+#[test]
+fn jsx_children_and_attributes_go_one_by_one() {
+    let (_, result) = reduce_logged(
+        "const e = <ul className=\"list\" id=\"main\">\n  <li key=\"a\">first</li>\n  \
+         <li key=\"b\" hidden>{second}</li>\n  text &amp; more\n  <br />\n</ul>;\nrender(e);\n",
+        "grep -q second \"$1\" && grep -q hidden \"$1\" && grep -q '<ul' \"$1\"",
+    );
+    assert_eq!(result, "<ul>\n  <li hidden>{second}</li>\n</ul>;\n");
+    let (_, result) = reduce_logged(
+        "<img\n  className=\"a\"\n  src={x} alt=\"y\" hidden\n/>;\n",
+        "grep -q hidden \"$1\" && grep -q alt \"$1\"",
+    );
+    assert_eq!(result, "<img\n  alt=\"y\" hidden\n/>;\n");
 }
 
 /// A failure laid out anew counts as a failure (see `Frontend::layout_is_free`), a guess
