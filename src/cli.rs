@@ -19,7 +19,9 @@ replaces `{}` where an argument contains it), and its text is on the test's stdi
 TEST name is a file of the current folder when there is one, else a program on PATH. Exit
 status 0 means the candidate is still interesting (it still shows the bug); --exit-code,
 --match and --timeout-is-interesting change that. Before reducing, the original is tested
-twice and the smallest document once.
+twice and the smallest document once. Each test runs in its own process group, killed when
+the test ends; on Linux, processes it started outside that group (setsid) are killed too
+once its call is over, as long as they keep the TREEREDUCE_CALL variable it runs with.
 
 Exit codes:
   0    reduced (or nothing could be removed); the result is in the output file

@@ -43,6 +43,7 @@ fn main() -> ExitCode {
     // SAME_SIGNAL of the first is that one again: `timeout -s INT` signals both the
     // reducer and its process group, and a loaded machine may deliver the two apart.
     const SAME_SIGNAL: Duration = Duration::from_millis(500);
+    oracle::adopt_strays();
     let first = OnceLock::new();
     let _ = ctrlc::set_handler(move || {
         let at = *first.get_or_init(Instant::now);

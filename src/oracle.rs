@@ -11,7 +11,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -48,16 +48,146 @@ const POLL: Duration = Duration::from_millis(5);
 const PIPE_GRACE: Duration = Duration::from_secs(2);
 
 /// Process groups of running tests and temporary roots of live oracles, for the
-/// emergency exit on a second interrupt.
+/// emergency exit on a second interrupt; and the calls running, whose strays stay.
 struct Registry {
     groups: Vec<i32>,
     roots: Vec<PathBuf>,
+    calls: Vec<u64>,
 }
 
 static LIVE: Mutex<Registry> = Mutex::new(Registry {
     groups: Vec::new(),
     roots: Vec::new(),
+    calls: Vec::new(),
 });
+
+/// The environment variable every test runs with: this process's id and a number no
+/// other call of the run has (`4242:17`), which the test's descendants inherit. A process
+/// that leaves the test's group (`setsid`, a browser a harness launches detached) and
+/// outlives its parent comes to us on Linux (see [`adopt_strays`]), which tells by it
+/// whose the process is.
+pub const CALL_VARIABLE: &str = "TREEREDUCE_CALL";
+
+/// The number of the next call (see [`CALL_VARIABLE`]).
+static NEXT_CALL: AtomicU64 = AtomicU64::new(1);
+
+/// Whether this process takes in the orphans of its tests (see [`adopt_strays`]).
+static ADOPTING: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process the reaper of the orphans among its descendants (Linux's child
+/// subreaper), so that a process a test started outside its process group, and left
+/// behind, is killed once that call is over rather than running on: a browser a killed
+/// test had launched detached, a server it never stopped. Only processes that carry a
+/// call's [`CALL_VARIABLE`] are ever killed. For the binary: a library user's own
+/// children are none of its business. Elsewhere than on Linux it does nothing.
+pub fn adopt_strays() {
+    #[cfg(target_os = "linux")]
+    if nix::sys::prctl::set_child_subreaper(true).is_ok() {
+        ADOPTING.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The value of [`CALL_VARIABLE`] for call `n`.
+fn call_tag(n: u64) -> String {
+    format!("{}:{n}", std::process::id())
+}
+
+/// Kills the strays of calls that are over, the processes that came to us when their
+/// parents ended and carry the tag of a call no longer running (of any call, when
+/// `everything`), and reaps those that are gone. Each is killed with its process group
+/// when it leads one (a `setsid` makes it lead a group of its own). With `everything`,
+/// goes on until none is left (their own children come to us as they die), for at most
+/// about a second.
+fn kill_strays(everything: bool) {
+    if !ADOPTING.load(Ordering::SeqCst) {
+        return;
+    }
+    let deadline = Instant::now() + Duration::from_secs(1);
+    loop {
+        // Under the lock no test starts or ends, so the running calls are known and no
+        // reaped id is reused before the walk is over.
+        let registry = live();
+        let mut left = false;
+        for pid in children() {
+            if registry.groups.contains(&pid) {
+                continue;
+            }
+            match stray_call(pid) {
+                Stray::Call(n) if everything || !registry.calls.contains(&n) => {
+                    kill_stray(pid);
+                    left = true;
+                }
+                Stray::Gone => {
+                    let flags = nix::sys::wait::WaitPidFlag::WNOHANG;
+                    let _ = nix::sys::wait::waitpid(nix::unistd::Pid::from_raw(pid), Some(flags));
+                }
+                Stray::Call(_) | Stray::Other => {}
+            }
+        }
+        drop(registry);
+        if !(everything && left) || Instant::now() >= deadline {
+            return;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Kills the stray `pid`, with its process group when it leads one.
+fn kill_stray(pid: i32) {
+    let id = nix::unistd::Pid::from_raw(pid);
+    if nix::unistd::getpgid(Some(id)).is_ok_and(|group| group == id) {
+        kill_group(pid);
+    }
+    let _ = nix::sys::signal::kill(id, nix::sys::signal::Signal::SIGKILL);
+}
+
+/// What a child of this process that is not a running test's leader is.
+enum Stray {
+    /// A live process of call `n` of this run.
+    Call(u64),
+    /// A process that ended and waits to be reaped.
+    Gone,
+    /// Anything else: a process that cleared its environment, or another run's.
+    Other,
+}
+
+/// The ids of this process's children, from each thread's list (an orphan comes to one
+/// of the threads).
+fn children() -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    let mut pids = Vec::new();
+    for task in tasks.flatten() {
+        if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
+            pids.extend(
+                list.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            );
+        }
+    }
+    pids
+}
+
+/// Whose child `pid` is: the call in its environment, when it is alive.
+fn stray_call(pid: i32) -> Stray {
+    let proc = PathBuf::from(format!("/proc/{pid}"));
+    let stat = std::fs::read_to_string(proc.join("stat")).unwrap_or_default();
+    // The state follows the command's name, which is in parentheses and may hold any.
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.trim_start().chars().next());
+    if matches!(state, Some('Z' | 'X')) {
+        return Stray::Gone;
+    }
+    let environ = std::fs::read(proc.join("environ")).unwrap_or_default();
+    let prefix = format!("{CALL_VARIABLE}={}:", std::process::id());
+    environ
+        .split(|&b| b == 0)
+        .find_map(|entry| entry.strip_prefix(prefix.as_bytes()))
+        .and_then(|n| std::str::from_utf8(n).ok()?.parse().ok())
+        .map_or(Stray::Other, Stray::Call)
+}
 
 fn live() -> MutexGuard<'static, Registry> {
     // A panic while holding the lock leaves valid vectors behind; keep using them.
@@ -71,6 +201,14 @@ pub fn emergency_cleanup() {
     let registry = live();
     for &group in &registry.groups {
         kill_group(group);
+    }
+    // Strays of calls that were running; their children may still come and go on.
+    if ADOPTING.load(Ordering::SeqCst) {
+        for pid in children() {
+            if !registry.groups.contains(&pid) && matches!(stray_call(pid), Stray::Call(_)) {
+                kill_stray(pid);
+            }
+        }
     }
     for root in &registry.roots {
         // A killed test may still be finishing a file operation; try a few times.
@@ -345,6 +483,8 @@ impl Oracle {
         let started = Instant::now();
         // Spawning under the registry lock means the emergency cleanup either sees this
         // group or runs before it exists.
+        let call = NEXT_CALL.fetch_add(1, Ordering::SeqCst);
+        command.env(CALL_VARIABLE, call_tag(call));
         let (mut child, group) = {
             let mut registry = live();
             if interrupted() {
@@ -353,6 +493,7 @@ impl Oracle {
             let child = command.spawn().map_err(|e| self.fail(start_error(&e)))?;
             let group = i32::try_from(child.id()).unwrap_or(i32::MAX);
             registry.groups.push(group);
+            registry.calls.push(call);
             (child, group)
         };
         let (done_tx, done_rx) = mpsc::channel();
@@ -408,7 +549,12 @@ impl Oracle {
         // unreaped zombie here, so the group id cannot have been reused.
         kill_group(group);
         let status = child.wait().ok();
-        live().groups.retain(|&g| g != group);
+        {
+            let mut registry = live();
+            registry.groups.retain(|&g| g != group);
+            registry.calls.retain(|&c| c != call);
+        }
+        kill_strays(false);
         let grace = Instant::now() + PIPE_GRACE;
         for _ in 0..drains {
             if done_rx
@@ -465,6 +611,7 @@ fn start_error(e: &std::io::Error) -> String {
 
 impl Drop for Oracle {
     fn drop(&mut self) {
+        kill_strays(true);
         let root = self.root.path().to_path_buf();
         force_remove(&root);
         live().roots.retain(|r| *r != root);
