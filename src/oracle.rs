@@ -44,7 +44,8 @@ pub const MATCH_WINDOW: usize = 2 * 1024 * 1024;
 const POLL: Duration = Duration::from_millis(5);
 
 /// How long to wait for the output pipes to close once the test's group is dead. Only a
-/// process that left the group (`setsid`) can hold them longer; then we stop listening.
+/// process that left the group (`setsid`) and that no sweep kills (see [`kill_strays`])
+/// can hold them longer; then we stop listening.
 const PIPE_GRACE: Duration = Duration::from_secs(2);
 
 /// Process groups of running tests and temporary roots of live oracles, for the

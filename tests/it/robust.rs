@@ -202,20 +202,23 @@ fn timeout_kills_the_whole_process_group_and_is_counted() {
 }
 
 /// A process a test starts outside its process group (`setsid`, as a harness launches a
-/// browser detached) is killed once its call is over, whether the test ended or timed
-/// out, even when the process that started it ended first (a double fork).
+/// browser detached; coreutils' `timeout`, which makes a group of its own) is killed once
+/// its call is over, whether the test ended or timed out, even when the process that
+/// started it ended first (a double fork). Such a process also held the test's output
+/// open: each timed-out call waited two seconds more for it.
 #[cfg(target_os = "linux")]
 #[test]
 fn processes_that_left_the_test_group_do_not_outlive_their_call() {
     let s = Scratch::new();
     s.write("a.xml", "<a>\n  <keep/>\n  <hang/>\n  <x/>\n  <y/>\n</a>\n");
-    let (detached, forked) = (marker(1000), marker(1000));
+    let (detached, forked, limited) = (marker(1000), marker(1000), marker(1000));
     s.script(
         "t.sh",
         &format!(
             "setsid sleep {detached} </dev/null >/dev/null 2>&1 &\n\
              (setsid sh -c 'sleep {forked}' </dev/null >/dev/null 2>&1 &)\n\
-             grep -q keep \"$1\" || exit 1\ngrep -q hang \"$1\" && exit 0\nsleep 1000\n"
+             grep -q keep \"$1\" || exit 1\ngrep -q hang \"$1\" && exit 0\n\
+             timeout 1000 sleep {limited}\n"
         ),
     );
     let child = s
@@ -223,15 +226,16 @@ fn processes_that_left_the_test_group_do_not_outlive_their_call() {
         .spawn()
         .unwrap();
     assert!(
-        eventually(120, || alive(&detached)),
+        eventually(120, || alive(&detached) && alive(&limited)),
         "no stray ever started"
     );
     // While a call runs, its strays run: they may be what the test is waiting for.
     let out = finish(child, 300);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(s.read("a.reduced.xml"), "<a><keep/><hang/></a>");
+    let strays = [detached, forked, limited];
     assert!(
-        eventually(10, || !alive(&detached) && !alive(&forked)),
+        eventually(10, || strays.iter().all(|m| !alive(m))),
         "a process that left a test's group survived the run"
     );
 }
