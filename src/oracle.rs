@@ -482,10 +482,10 @@ impl Oracle {
             0
         };
         let started = Instant::now();
-        // Spawning under the registry lock means the emergency cleanup either sees this
-        // group or runs before it exists.
         let call = NEXT_CALL.fetch_add(1, Ordering::SeqCst);
         command.env(CALL_VARIABLE, call_tag(call));
+        // Spawning under the registry lock means the emergency cleanup either sees this
+        // group or runs before it exists.
         let (mut child, group) = {
             let mut registry = live();
             if interrupted() {
