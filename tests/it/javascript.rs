@@ -1088,6 +1088,23 @@ fn jsx_children_and_attributes_go_one_by_one() {
     assert_eq!(result, "<img\n  alt=\"y\" hidden\n/>;\n");
 }
 
+/// Decorators go one by one, each with its line or the blanks after it, and an import
+/// loses its default or its named bindings (one of them stays: `import from` does not
+/// parse).
+#[test]
+fn decorators_and_import_bindings_go_one_by_one() {
+    let (_, result) = reduce_logged(
+        "import def, { a, b } from 'mod';\n@sealed\n@logged(\"x\")\nclass A {\n  \
+         @bound @memo m() {}\n  @observable x = 1;\n}\n",
+        "grep -q def \"$1\" && grep -q memo \"$1\" && grep -q sealed \"$1\" \
+         && grep -q 'class A' \"$1\"",
+    );
+    assert_eq!(
+        result,
+        "import def from 'mod';\n@sealed\nclass A {\n  @memo m() {}\n}\n"
+    );
+}
+
 /// A failure laid out anew counts as a failure (see `Frontend::layout_is_free`), a guess
 /// that a test reading lines can prove wrong; the failures are taken in the order a list
 /// judges them, so that the output is the same with one job or two, whatever calls ran
