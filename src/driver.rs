@@ -2539,13 +2539,8 @@ impl<'a> Driver<'a> {
             return false;
         }
         let solid = solid_bytes(text);
-        let alike = |layouts: &BTreeSet<(usize, u128)>| {
-            layouts
-                .range((solid, 0)..=(solid, u128::MAX))
-                .next()
-                .is_some()
-        };
-        alike(&self.boring_layouts) && self.boring_layouts.contains(&(solid, layout_key(text)))
+        let mut alike = self.boring_layouts.range((solid, 0)..=(solid, u128::MAX));
+        alike.next().is_some() && self.boring_layouts.contains(&(solid, layout_key(text)))
     }
 
     /// The verdict on `text` (whose key is `text_key`) that needs no oracle call: the

@@ -107,30 +107,35 @@ fn kill_strays(everything: bool) {
     loop {
         // Under the lock no test starts or ends, so the running calls are known and no
         // reaped id is reused before the walk is over.
-        let registry = live();
-        let mut left = false;
-        for pid in children() {
-            if registry.groups.contains(&pid) {
-                continue;
-            }
-            match stray_call(pid) {
-                Stray::Call(n) if everything || !registry.calls.contains(&n) => {
-                    kill_stray(pid);
-                    left = true;
-                }
-                Stray::Gone => {
-                    let flags = nix::sys::wait::WaitPidFlag::WNOHANG;
-                    let _ = nix::sys::wait::waitpid(nix::unistd::Pid::from_raw(pid), Some(flags));
-                }
-                Stray::Call(_) | Stray::Other => {}
-            }
-        }
-        drop(registry);
+        let left = sweep(&live(), everything);
         if !(everything && left) || Instant::now() >= deadline {
             return;
         }
         thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// One walk of [`kill_strays`] over this process's children, with `registry` locked:
+/// kills the strays it is to kill and reaps the ended ones; true when it killed any.
+fn sweep(registry: &Registry, everything: bool) -> bool {
+    let mut killed = false;
+    for pid in children() {
+        if registry.groups.contains(&pid) {
+            continue;
+        }
+        match stray_call(pid) {
+            Stray::Call(n) if everything || !registry.calls.contains(&n) => {
+                kill_stray(pid);
+                killed = true;
+            }
+            Stray::Gone => {
+                let flags = nix::sys::wait::WaitPidFlag::WNOHANG;
+                let _ = nix::sys::wait::waitpid(nix::unistd::Pid::from_raw(pid), Some(flags));
+            }
+            Stray::Call(_) | Stray::Other => {}
+        }
+    }
+    killed
 }
 
 /// Kills the stray `pid`, with its process group when it leads one.
@@ -205,11 +210,7 @@ pub fn emergency_cleanup() {
     }
     // Strays of calls that were running; their children may still come and go on.
     if ADOPTING.load(Ordering::SeqCst) {
-        for pid in children() {
-            if !registry.groups.contains(&pid) && matches!(stray_call(pid), Stray::Call(_)) {
-                kill_stray(pid);
-            }
-        }
+        sweep(&registry, true);
     }
     for root in &registry.roots {
         // A killed test may still be finishing a file operation; try a few times.

@@ -1969,9 +1969,8 @@ fn item_delete(
             .as_deref()
             .and_then(next_token)
             .unwrap_or(end);
-        let before = text[..start].trim_end_matches([' ', '\t']).len();
-        let first_on_line = before == 0 || text.as_bytes()[before - 1] == b'\n';
-        if list.spaced && !first_on_line && whole_lines(text, start, end).is_none() {
+        let before = blanks_before(text, start);
+        if list.spaced && !starts_line(text, before) && whole_lines(text, start, end).is_none() {
             // With the blanks before it, which the one before it or the tag's name
             // leaves; the first on its line keeps its indentation (see `item_span`).
             return before..end;
@@ -2071,16 +2070,13 @@ fn item_span(text: &str, start: usize, end: usize) -> Range<usize> {
         return lines;
     }
     let bytes = text.as_bytes();
-    let mut s = start;
-    while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
-        s -= 1;
-    }
+    let s = blanks_before(text, start);
     let mut e = end;
     while e < bytes.len() && matches!(bytes[e], b' ' | b'\t') {
         e += 1;
     }
     let last_on_line = e == bytes.len() || matches!(bytes[e], b'\n' | b'\r');
-    if s == 0 || bytes[s - 1] == b'\n' || !last_on_line {
+    if starts_line(text, s) || !last_on_line {
         // Something follows on the line: it keeps the spaces before the node (its
         // indentation when the node is first), and deleting the nodes before it leaves
         // no space at the start of the line.
@@ -2089,6 +2085,16 @@ fn item_span(text: &str, start: usize, end: usize) -> Range<usize> {
         // Last on its line: no space is left at the end of the line.
         s..end
     }
+}
+
+/// Where the spaces and tabs right before `at` begin.
+fn blanks_before(text: &str, at: usize) -> usize {
+    text[..at].trim_end_matches([' ', '\t']).len()
+}
+
+/// True when `at` begins a line.
+fn starts_line(text: &str, at: usize) -> bool {
+    at == 0 || text.as_bytes()[at - 1] == b'\n'
 }
 
 /// The inside of a list between its brackets (`{`, `[` or `(` first among `children`, its
@@ -2183,11 +2189,8 @@ fn blank_lines(text: &str, root: TsNode) -> Vec<Range<usize>> {
 fn whole_lines(text: &str, start: usize, end: usize) -> Option<Range<usize>> {
     let bytes = text.as_bytes();
     let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r');
-    let mut s = start;
-    while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
-        s -= 1;
-    }
-    if s > 0 && bytes[s - 1] != b'\n' {
+    let mut s = blanks_before(text, start);
+    if !starts_line(text, s) {
         return None;
     }
     let mut e = end;
