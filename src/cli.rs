@@ -21,7 +21,9 @@ status 0 means the candidate is still interesting (it still shows the bug); --ex
 --match and --timeout-is-interesting change that. Before reducing, the original is tested
 twice and the smallest document once. Each test runs in its own process group, killed when
 the test ends; on Linux, processes it started outside that group (setsid) are killed too
-once its call is over, as long as they keep the TREEREDUCE_CALL variable it runs with.
+once its call is over, as long as they keep the TREEREDUCE_CALL variable it runs with. A
+test stopped early (timeout, cancelled, Ctrl-C) gets SIGTERM and a second to clean up
+before SIGKILL.
 
 Exit codes:
   0    reduced (or nothing could be removed); the result is in the output file

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use nix::sys::signal::Signal;
 use regex::bytes::Regex;
 
 use crate::error::{Error, Result};
@@ -47,6 +48,10 @@ const POLL: Duration = Duration::from_millis(5);
 /// process that left the group (`setsid`) and that no sweep kills (see [`kill_strays`])
 /// can hold them longer; then we stop listening.
 const PIPE_GRACE: Duration = Duration::from_secs(2);
+
+/// How long a test that is stopped before it ends has, after SIGTERM, to end by itself
+/// before SIGKILL (see [`stop`]).
+const STOP_GRACE: Duration = Duration::from_secs(1);
 
 /// Process groups of running tests and temporary roots of live oracles, for the
 /// emergency exit on a second interrupt; and the calls running, whose strays stay.
@@ -140,11 +145,74 @@ fn sweep(registry: &Registry, everything: bool) -> bool {
 
 /// Kills the stray `pid`, with its process group when it leads one.
 fn kill_stray(pid: i32) {
+    signal_stray(pid, Signal::SIGKILL);
+}
+
+/// Sends `signal` to the stray `pid`, and to its process group when it leads one.
+fn signal_stray(pid: i32, signal: Signal) {
     let id = nix::unistd::Pid::from_raw(pid);
     if nix::unistd::getpgid(Some(id)).is_ok_and(|group| group == id) {
-        kill_group(pid);
+        let _ = nix::sys::signal::killpg(id, signal);
     }
-    let _ = nix::sys::signal::kill(id, nix::sys::signal::Signal::SIGKILL);
+    let _ = nix::sys::signal::kill(id, signal);
+}
+
+/// The live strays of call `call` (see [`kill_strays`]), with `registry` locked.
+fn strays_of(registry: &Registry, call: u64) -> Vec<i32> {
+    children()
+        .into_iter()
+        .filter(|pid| !registry.groups.contains(pid))
+        .filter(|&pid| matches!(stray_call(pid), Stray::Call(n) if n == call))
+        .collect()
+}
+
+/// Stops call `call` while its test still runs (it timed out, its answer is no longer
+/// needed, or the user interrupted the run): SIGTERM to its process group and to its
+/// strays, then SIGKILL to the group once the leader has ended and no stray of the call
+/// is alive, or after [`STOP_GRACE`]. A test that cleans up on SIGTERM (a harness that
+/// closes its browser and removes its profile folder) thus can; a stray that appears
+/// meanwhile (the leader's orphaned child: coreutils' `timeout`, in a group of its own)
+/// is asked too. `leader_ended` says when the leader has ended. Without the subreaper
+/// (see [`adopt_strays`]) the group's other processes cannot be watched, and the group
+/// is killed as soon as the leader ends.
+fn stop(group: i32, call: u64, leader_ended: &mpsc::Receiver<()>) {
+    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), Signal::SIGTERM);
+    let watch = ADOPTING.load(Ordering::SeqCst);
+    let deadline = Instant::now() + STOP_GRACE;
+    let mut ended = false;
+    let mut asked: Vec<i32> = Vec::new();
+    loop {
+        if !ended {
+            let slice = deadline.saturating_duration_since(Instant::now()).min(POLL);
+            ended = !matches!(
+                leader_ended.recv_timeout(slice),
+                Err(mpsc::RecvTimeoutError::Timeout)
+            );
+        }
+        let strays = if watch {
+            let registry = live();
+            let strays = strays_of(&registry, call);
+            for &pid in &strays {
+                if !asked.contains(&pid) {
+                    signal_stray(pid, Signal::SIGTERM);
+                    asked.push(pid);
+                }
+            }
+            strays.len()
+        } else {
+            0
+        };
+        if (ended && strays == 0) || Instant::now() >= deadline {
+            break;
+        }
+        if ended {
+            thread::sleep(POLL);
+        }
+    }
+    kill_group(group);
+    if !ended {
+        let _ = leader_ended.recv();
+    }
 }
 
 /// What a child of this process that is not a running test's leader is.
@@ -540,8 +608,7 @@ impl Oracle {
                     } else {
                         continue;
                     }
-                    kill_group(group);
-                    let _ = exit_rx.recv();
+                    stop(group, call, &exit_rx);
                     break;
                 }
             }
@@ -621,10 +688,7 @@ impl Drop for Oracle {
 }
 
 fn kill_group(group: i32) {
-    let _ = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(group),
-        nix::sys::signal::Signal::SIGKILL,
-    );
+    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), Signal::SIGKILL);
 }
 
 /// The bytes of one output stream that are kept: the first `head_limit` bytes and the last

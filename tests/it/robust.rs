@@ -253,6 +253,62 @@ fn processes_that_left_the_test_group_do_not_outlive_their_call() {
     );
 }
 
+/// A test that is stopped (here, timed out) gets SIGTERM before SIGKILL, and its group
+/// the time to clean up: a harness closing its browser and removing its profile folder.
+/// The one cleaning up here is the test's child, which outlives the leader that SIGTERM
+/// ends at once; a test that ignores SIGTERM still ends, a second later.
+#[test]
+fn a_stopped_test_may_clean_up_before_it_is_killed() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <keep/>\n  <hang/>\n  <x/>\n  <y/>\n</a>\n");
+    let marks = s.path().join("marks");
+    std::fs::create_dir(&marks).unwrap();
+    s.script(
+        "t.sh",
+        &format!(
+            "grep -q keep \"$1\" || exit 1\ngrep -q hang \"$1\" && exit 0\n\
+             sh -c 'trap \"sleep 0.1; mktemp {}/cleaned.XXXXXX; exit 1\" TERM; sleep {} & wait'\n",
+            marks.display(),
+            marker(1000)
+        ),
+    );
+    let out = s.run(&[
+        "a.xml",
+        "./t.sh",
+        "-j1",
+        "--timeout=1",
+        "--stats-json=stats.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("a.reduced.xml"), "<a><keep/><hang/></a>");
+    let timeouts = json_number(&s.read("stats.json"), "timeouts");
+    assert!(timeouts > 0);
+    let cleaned = std::fs::read_dir(&marks).unwrap().count();
+    assert_eq!(cleaned, timeouts, "{}", stderr(&out));
+    // A test that ignores SIGTERM, children and all.
+    s.script(
+        "deaf.sh",
+        &format!(
+            "grep -q keep \"$1\" || exit 1\ngrep -q hang \"$1\" && exit 0\n\
+             trap '' TERM\nsleep {}\n",
+            marker(1000)
+        ),
+    );
+    let out = s.run(&[
+        "a.xml",
+        "./deaf.sh",
+        "-j",
+        "1",
+        "--timeout",
+        "1",
+        "-o",
+        "deaf.xml",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("deaf.xml"), "<a><keep/><hang/></a>");
+    assert!(s.leftovers().is_empty());
+}
+
 #[test]
 fn derived_time_limit_is_printed_unless_quiet() {
     let s = Scratch::new();
