@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::frontend::{Frontend, Grain, SyntaxError};
+use crate::frontend::{self, Frontend, Grain, SyntaxError};
 use crate::needed::{self, Needed, Subject, touches};
 use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::progress::Progress;
@@ -137,6 +137,24 @@ const fn limit_for(depth: u32) -> u32 {
 
 /// The depth the first deletion pass builds its tree to.
 pub const FIRST_LIMIT: u32 = limit_for(1);
+
+/// Whether declarations are offered with their slices (see [`Driver::delete_sliced`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slices {
+    /// They are offered; the number is how many lists of them in a row accepted nothing.
+    On(usize),
+    /// [`FRUITLESS_SLICES`] lists in a row accepted nothing: they are not offered again.
+    Off,
+}
+
+/// Lists of declarations with their slices in a row that may accept nothing before
+/// slices are no longer offered.
+const FRUITLESS_SLICES: usize = 2;
+
+/// The failures a list of declarations with their slices may have, beyond two for each
+/// success, before it is abandoned: most of the declarations a list kept are needed where
+/// the list is long, and each costs a call to keep.
+const SLICE_THRIFT: usize = 12;
 
 /// The verdict cache, keyed on a 128-bit hash of the candidate text.
 type Cache = BTreeMap<u128, bool>;
@@ -276,6 +294,13 @@ pub struct Driver<'a> {
     /// How many times a list's text did not parse and was rolled back (see
     /// [`Driver::verify`]).
     rollbacks: usize,
+    /// Whether declarations are offered with their slices (see [`Driver::delete_sliced`]).
+    slices: Slices,
+    /// For the list now run: the failures it may have beyond two for each success before
+    /// it is abandoned (see [`Driver::delete_sliced`]).
+    thrift: Option<usize>,
+    /// The slices of the text with this key (see [`Frontend::slices`]).
+    sliced_text: Option<(u128, Arc<frontend::Slices>)>,
     /// Texts whose verdicts were counted as waste when a wrong guess discarded them; the
     /// cache keeps the verdicts, and one used after all is taken off the waste.
     discarded: BTreeSet<u128>,
@@ -374,6 +399,9 @@ enum Following<'l> {
     },
     /// The HDD deletion lists from this depth on, in the text this list leaves.
     Depth(u32),
+    /// The declarations of this depth with their slices (see [`Driver::delete_sliced`]),
+    /// then the HDD deletion lists from the depth below on.
+    Sliced(u32),
     /// As `Depth` from the chain's head, with the search for its shallowest node that
     /// may go where it stands (see [`Gallop`]).
     Gallop(Gallop),
@@ -464,6 +492,9 @@ enum DepthList {
     Found {
         items: Vec<Vec<Edit>>,
         at: Option<u32>,
+        /// It is the depth's own list (not a chain's), after which its slices come (see
+        /// [`Driver::delete_sliced`]).
+        plain: bool,
     },
     /// No depth from there on has anything to delete.
     Nothing,
@@ -499,6 +530,8 @@ struct NextList<'l> {
     deletions: bool,
     /// Its strategy runs as in HDD*'s later rounds (see [`StrategyOptions::dense`]).
     dense: bool,
+    /// The failures it may have beyond two for each success (see `Driver::thrift`).
+    thrift: Option<usize>,
 }
 
 impl NextList<'static> {
@@ -509,6 +542,7 @@ impl NextList<'static> {
             patience: None,
             deletions: true,
             dense,
+            thrift: None,
         }
     }
 }
@@ -588,6 +622,9 @@ impl<'a> Driver<'a> {
             blank_is_boring: false,
             needed: Needed::default(),
             rollbacks: 0,
+            slices: Slices::On(0),
+            sliced_text: None,
+            thrift: None,
             stats,
         }
     }
@@ -854,13 +891,17 @@ impl<'a> Driver<'a> {
                     }
                     gallop = None;
                     let rolled_back = self.rollbacks;
-                    let following = Following::Depth(depth + 1);
+                    let following = self.after_depth(depth);
                     let locked = locked_nodes(&self.current, tree, nodes);
                     let accepted = self.accepted;
                     self.note_hdd(round_from, &settled, at..=at);
                     self.delete_pass(tree, &lists, depth, round, following)?;
                     if self.accepted != accepted && !locked.is_empty() {
                         self.delete_unlocked(&locked, depth, round)?;
+                    }
+                    if self.slices != Slices::Off {
+                        let unchanged = (self.accepted == accepted).then_some(tree);
+                        self.delete_sliced(depth, round, unchanged)?;
                     }
                     settled[at] = (self.rollbacks == rolled_back).then_some(self.accepted);
                 }
@@ -903,7 +944,108 @@ impl<'a> Driver<'a> {
             return Ok(());
         }
         let lists = deletions(&tree, &[freed]);
-        self.delete_items(&lists, depth, round, Following::Depth(depth + 1))
+        self.delete_items(&lists, depth, round, self.after_depth(depth))
+    }
+
+    /// Offers the declarations of `depth` that its list kept, each deleted with its slice:
+    /// the statements that use what it declares, and so on (see `frontend::slices`). A
+    /// declaration that the test runs through (a function that `main` calls) cannot go
+    /// alone, and went only in a later round, once its uses had gone at their own depths;
+    /// with them it goes at once. Offered after the plain deletions, not instead of them:
+    /// where the text is data to the test (a parser's crash), a use never stands in the
+    /// way, and a slice only takes what is needed along; there the list kept little but
+    /// what is needed, which slices rarely leave. A declaration whose slice takes a
+    /// statement whose own deletion failed on this text is not offered, the list is
+    /// abandoned once its failures pass [`SLICE_THRIFT`] and two for each success, and
+    /// after [`FRUITLESS_SLICES`] lists in a row that accept nothing, slices are not
+    /// offered again.
+    fn delete_sliced(&mut self, depth: u32, round: usize, unchanged: Option<&Tree>) -> Result<()> {
+        // The tree of the depth's list when that list changed nothing, else the one the
+        // list's last parse left (see `verify`).
+        let built = match unchanged {
+            Some(_) => None,
+            None => Some(self.parse_current_to(Some(limit_for(depth + 1)))?),
+        };
+        let Some(tree) = unchanged.or(built.as_ref()) else {
+            return Ok(());
+        };
+        let index = tree.depth_index();
+        let items = match index.get(depth as usize) {
+            Some(nodes) => {
+                let slices = self.slices_of(&self.current.clone(), tree, nodes);
+                sliced_items(&self.current, tree, nodes, &slices, &self.needed)
+            }
+            None => Vec::new(),
+        };
+        // The depth below takes the same tree while the text stays.
+        if let Some(built) = built {
+            self.ready = Some((key(&self.current), built));
+        }
+        if items.is_empty() {
+            return Ok(());
+        }
+        self.log(format_args!(
+            "round {round}, depth {depth}: {} declarations with their uses",
+            items.len()
+        ));
+        let accepted = self.accepted;
+        let name = format!("delete depth {depth} with uses");
+        // As the depth's own list runs (see `delete_items_of`).
+        self.dense = round > 1;
+        self.thrift = Some(SLICE_THRIFT);
+        let outcome = self.pass(
+            &name,
+            &[items],
+            None,
+            None,
+            true,
+            Following::Depth(depth + 1),
+        );
+        self.thrift = None;
+        self.dense = false;
+        outcome?;
+        self.slices = match (self.accepted != accepted, self.slices) {
+            (true, _) => Slices::On(0),
+            (false, Slices::On(fruitless)) if fruitless + 1 < FRUITLESS_SLICES => {
+                Slices::On(fruitless + 1)
+            }
+            (false, _) => Slices::Off,
+        };
+        Ok(())
+    }
+
+    /// The slices of `text` for the deletable `nodes` of `tree` (see
+    /// [`Frontend::slices`]), found once for the last text and nodes asked about.
+    fn slices_of(&mut self, text: &str, tree: &Tree, nodes: &[NodeId]) -> Arc<frontend::Slices> {
+        let wanted: Vec<(usize, usize)> = nodes
+            .iter()
+            .map(|&id| tree.node(id))
+            .filter(|node| node.deletable())
+            .map(|node| (node.span.start, node.span.end))
+            .collect();
+        let mut asked = key(text).to_le_bytes().to_vec();
+        for (start, end) in &wanted {
+            asked.extend_from_slice(&start.to_le_bytes());
+            asked.extend_from_slice(&end.to_le_bytes());
+        }
+        let asked_key = xxhash_rust::xxh3::xxh3_128(&asked);
+        match &self.sliced_text {
+            Some((k, slices)) if *k == asked_key => slices.clone(),
+            _ => {
+                let slices = Arc::new(self.frontend.slices(text, &wanted));
+                self.sliced_text = Some((asked_key, slices.clone()));
+                slices
+            }
+        }
+    }
+
+    /// What follows the deletion list of `depth` in `hdd`: its declarations with their
+    /// slices while they are offered, else the depth below.
+    fn after_depth(&self, depth: u32) -> Following<'static> {
+        match self.slices {
+            Slices::Off => Following::Depth(depth + 1),
+            Slices::On(_) => Following::Sliced(depth),
+        }
     }
 
     /// When one item of `depth`'s `lists` heads a chain (the others are leaves, and each
@@ -1545,8 +1687,13 @@ impl<'a> Driver<'a> {
         let mut jobs = self.jobs();
         let mut window: VecDeque<Slot> = VecDeque::new();
         let mut failures = 0usize;
+        let mut successes = 0usize;
         let mut succeeded = false;
         let mut exhausted = false;
+        let thrift = self.thrift;
+        let spent = |failures: usize, successes: usize| {
+            thrift.is_some_and(|t| failures >= t + 2 * successes)
+        };
         // Prefetches are adopted by the first candidate asked, or dropped then.
         let mut started = false;
         // Whether the next list's first candidate was prepared on the current guesses.
@@ -1558,7 +1705,9 @@ impl<'a> Driver<'a> {
             if interrupted() {
                 break Err(Error::Interrupted);
             }
-            if patience.is_some_and(|p| !succeeded && failures >= patience_for(p, items.len())) {
+            if patience.is_some_and(|p| !succeeded && failures >= patience_for(p, items.len()))
+                || spent(failures, successes)
+            {
                 break Ok(());
             }
             // Hand known verdicts at the front to the strategy, in order.
@@ -1578,6 +1727,7 @@ impl<'a> Driver<'a> {
                 strategy.feedback(verdict);
                 if verdict {
                     succeeded = true;
+                    successes += 1;
                     let before = committed.len();
                     committed.extend(slot.chosen.iter().flat_map(|&i| items[i].iter().cloned()));
                     if slot.unparsed {
@@ -1620,7 +1770,9 @@ impl<'a> Driver<'a> {
                 continue;
             }
             // A shrink that keeps failing ends here, before it starts another call.
-            if patience.is_some_and(|p| !succeeded && failures >= patience_for(p, items.len())) {
+            if patience.is_some_and(|p| !succeeded && failures >= patience_for(p, items.len()))
+                || spent(failures, successes)
+            {
                 break Ok(());
             }
             // Extend the window while a job is free.
@@ -1787,6 +1939,9 @@ impl<'a> Driver<'a> {
         let limit = match following {
             // The next list starts from this text again: only whether it parses matters.
             Following::List { .. } => None,
+            // The depth's slices, then the depth below, on the same tree when they change
+            // nothing.
+            Following::Sliced(depth) => Some(Some(limit_for(depth + 1))),
             Following::Depth(depth)
             | Following::Gallop(Gallop { head: depth, .. })
             | Following::ChainProbe {
@@ -2110,6 +2265,7 @@ impl<'a> Driver<'a> {
                 patience,
                 deletions: cheap,
                 dense: self.dense,
+                thrift: None,
             };
             return match self.candidate_of(base, edits.to_vec(), &next) {
                 Proposal::Asks(text) => Some(text),
@@ -2132,11 +2288,14 @@ impl<'a> Driver<'a> {
         let mut kept = before;
         let mut changes = false;
         let mut failures = 0;
+        let mut successes = 0;
         for _ in 0..WINDOW_SLACK {
-            // A shrink that keeps failing gives up (as in `run_list`).
+            // A shrink that keeps failing gives up (as in `run_list`), and so does a list
+            // of slices that fails too often.
             if next
                 .patience
                 .is_some_and(|p| !changes && failures >= patience_for(p, next.items.len()))
+                || next.thrift.is_some_and(|t| failures >= t + 2 * successes)
             {
                 return Proposal::Known;
             }
@@ -2157,6 +2316,7 @@ impl<'a> Driver<'a> {
             if verdict {
                 kept = all;
                 changes = true;
+                successes += 1;
             } else {
                 failures += 1;
             }
@@ -2213,9 +2373,13 @@ impl<'a> Driver<'a> {
                         gallop.is_some(),
                         &needed,
                     ) {
-                        DepthList::Found { items, at } => (
+                        DepthList::Found { items, at, plain } => (
                             NextList::deletions(items, dense),
-                            at.map_or(Following::Unknown, |at| Following::Depth(at + 1)),
+                            match at {
+                                None => Following::Unknown,
+                                Some(at) if plain => self.after_depth(at),
+                                Some(at) => Following::Depth(at + 1),
+                            },
                         ),
                         // Nothing to delete from a round's start: HDD* is at its fixed
                         // point; else the round ends.
@@ -2229,6 +2393,34 @@ impl<'a> Driver<'a> {
                         }
                         DepthList::Unknown => return None,
                     }
+                }
+                Following::Sliced(depth) => {
+                    let text_key = key(text);
+                    let limit = Some(limit_for(depth));
+                    let from = Some((base, edits));
+                    let built =
+                        tree_of(&mut self.ready, self.frontend, text, text_key, limit, from);
+                    let Ok(tree) = built else {
+                        return None;
+                    };
+                    let index = tree.depth_index();
+                    let items = match index.get(depth as usize) {
+                        Some(nodes) => {
+                            let slices = self.slices_of(text, &tree, nodes);
+                            sliced_items(text, &tree, nodes, &slices, &needed)
+                        }
+                        None => Vec::new(),
+                    };
+                    self.ready = Some((text_key, tree));
+                    if items.is_empty() {
+                        following = Following::Depth(depth + 1);
+                        continue;
+                    }
+                    let next = NextList {
+                        thrift: Some(SLICE_THRIFT),
+                        ..NextList::deletions(items, dense)
+                    };
+                    (next, Following::Depth(depth + 1))
                 }
                 Following::NextRound => {
                     // A round of an HDD* not yet running changed nothing, or a list on
@@ -2302,6 +2494,7 @@ impl<'a> Driver<'a> {
                                 patience: None,
                                 deletions: false,
                                 dense: false,
+                                thrift: None,
                             };
                             (next, Following::Rewrite(rank))
                         }
@@ -2333,6 +2526,7 @@ impl<'a> Driver<'a> {
                             patience: Some(SHRINK_PATIENCE),
                             deletions: true,
                             dense: false,
+                            thrift: None,
                         };
                         match self.candidate_of(text, Vec::new(), &next) {
                             Proposal::Asks(candidate) => return Some(candidate),
@@ -2452,6 +2646,7 @@ impl<'a> Driver<'a> {
                     DepthList::Found {
                         items: beside,
                         at: Some(chain.below),
+                        plain: false,
                     }
                 }
                 // What follows a chain's probe depends on its verdict.
@@ -2460,6 +2655,7 @@ impl<'a> Driver<'a> {
                         .pop()
                         .unwrap_or_default(),
                     at: None,
+                    plain: false,
                 },
                 (None, _) => DepthList::Found {
                     items: deletions(&tree, &lists)
@@ -2467,6 +2663,7 @@ impl<'a> Driver<'a> {
                         .next()
                         .unwrap_or_default(),
                     at: Some(at),
+                    plain: true,
                 },
             };
             // Kept for the pass, which builds on the same text when the guesses hold.
@@ -2939,6 +3136,54 @@ fn deletion_edits(node: &Node) -> Vec<Edit> {
     };
     let also = node.also.iter().cloned().map(Edit::delete);
     std::iter::once(own).chain(also).collect()
+}
+
+/// The items of [`Driver::delete_sliced`] among `nodes` (of `tree`, of `text`): each node
+/// with a slice in `slices`, deleted with the statements of its slice, each as the tree
+/// deletes it where it has its node, else with its line when it stands alone on it. A
+/// node whose slice takes away a statement recorded in `needed` (its own deletion failed
+/// on this text: a sibling the list kept) is left out, as that would most likely fail.
+fn sliced_items(
+    text: &str,
+    tree: &Tree,
+    nodes: &[NodeId],
+    slices: &frontend::Slices,
+    needed: &Needed,
+) -> Vec<Vec<Edit>> {
+    let mut by_span: BTreeMap<(usize, usize), NodeId> = BTreeMap::new();
+    for id in tree.ids() {
+        let node = tree.node(id);
+        if node.deletable() {
+            by_span
+                .entry((node.span.start, node.span.end))
+                .or_insert(id);
+        }
+    }
+    nodes
+        .iter()
+        .map(|&id| tree.node(id))
+        .filter_map(|node| {
+            let slice = slices.get(&(node.span.start, node.span.end))?;
+            let mut edits = deletion_edits(node);
+            if edits.is_empty() {
+                return None;
+            }
+            let mut uses = Vec::with_capacity(slice.len());
+            for span in slice {
+                match by_span.get(&(span.start, span.end)) {
+                    Some(&id) => uses.extend(deletion_edits(tree.node(id))),
+                    None => uses.push(Edit::delete(frontend::deletion_span(
+                        text, span.start, span.end,
+                    ))),
+                }
+            }
+            if needed.deleted_by(&uses) {
+                return None;
+            }
+            edits.extend(uses);
+            Some(edits)
+        })
+        .collect()
 }
 
 /// The rewrite items of one rank (every node's alternative of that rank, but those known

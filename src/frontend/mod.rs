@@ -8,8 +8,10 @@ mod json;
 mod lines;
 pub mod mathml;
 mod profile;
+mod slices;
 mod xml;
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -133,7 +135,20 @@ pub trait Frontend {
     /// it) the deletions that let what the rewrite keeps keep the layout it had (see
     /// [`dedent`]). Only layout that means nothing may change; the default changes none.
     fn reindent(&self, _text: &str, _rewrites: &mut [(Range<usize>, Vec<Edit>)]) {}
+
+    /// The slices of `text`'s declaring statements, by each statement's span: the spans of
+    /// the statements that use what it declares, and of those that use what these
+    /// declare, and so on (see `slices`). Those of the statements at `wanted` at least;
+    /// none when none of those has one. Asked only while they pay (see
+    /// `Driver::delete_sliced`); the default has none.
+    fn slices(&self, _text: &str, _wanted: &[(usize, usize)]) -> Slices {
+        Slices::new()
+    }
 }
+
+/// What [`Frontend::slices`] gives: for each declaring statement's span (start, end), the
+/// spans of the statements that go with it.
+pub type Slices = BTreeMap<(usize, usize), Vec<Range<usize>>>;
 
 /// How fine the pieces of a shrinking value are: words first (a sentence loses whole words
 /// in a few calls), then characters.

@@ -258,6 +258,54 @@ fn a_blank_candidate_is_not_asked_again() {
     }
 }
 
+/// A function that `main` calls cannot go alone (the test would stop at its
+/// `ReferenceError`); once the list of its depth kept it, it is offered with the
+/// statements that use it and those that use what they declare, and goes with them in
+/// the first round.
+#[test]
+fn a_declaration_goes_with_the_statements_that_use_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.js"),
+        "function helper() {\n  return 1;\n}\nfunction main() {\n  const value = helper();\n  \
+         if (value !== 1) throw new Error('self-check');\n  crash();\n}\nmain();\n",
+    )
+    .unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "node \"$1\" 2>&1 | grep -q 'crash is not defined'",
+    );
+    let out = treereduce(
+        dir.path(),
+        &[
+            "a.js",
+            "./t.sh",
+            "-q",
+            "-j",
+            "1",
+            "-o",
+            "out.js",
+            "--stats-json",
+            "s.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
+    let sliced: u64 = stats["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["name"].as_str().unwrap().ends_with("with uses"))
+        .map(|p| p["bytes_removed"].as_u64().unwrap())
+        .sum();
+    let helper = "function helper() {\n  return 1;\n}\n".len() as u64;
+    assert!(sliced >= helper, "{stats}");
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    assert_eq!(result, "crash;\n");
+}
+
 /// A sweep for profile rules: every offered edit of the file in `SWEEP_JS` (sampled to at
 /// most 3000 candidates, evenly) that tree-sitter accepts is compiled by V8; the ones V8
 /// refuses are printed. Run with

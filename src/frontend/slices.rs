@@ -1,0 +1,342 @@
+//! Declarations deleted with their uses, for JavaScript. A function that other statements
+//! call cannot go alone: the test then stops at a `ReferenceError` instead of the bug. So
+//! HDD deleted the callers first (at their own depth, often deeper), and the declaration
+//! only in a later round, once nothing named it any more; a `main` that called every
+//! function of a file kept them all until its own statements had gone one by one.
+//!
+//! Here each statement that declares names (a function, a class, `const`, `var`,
+//! `import`) is deleted together with its slice: the statements that use one of its names,
+//! and, when those declare names in turn, the statements that use those, and so on. The
+//! statements are the items of the lists that may lose any item (a program's, a block's, a
+//! class body's, a `switch` case's), each use counting for the innermost one around it.
+//! A use belongs to the innermost binding of its name whose scope holds it (a block, a
+//! function, a `for` or `catch` with its own bindings), so a parameter of the same name
+//! keeps its function's uses to itself; `var` is taken as scoped to its block, which at
+//! worst leaves a use out of a slice. A slice that would take a statement around the
+//! declaration itself, or more than [`MOST_ITEMS`] statements, is not offered. The driver
+//! offers the slices only after the plain deletions (see `Driver::delete_sliced`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use tree_sitter::Node as TsNode;
+
+use super::{Slices, early};
+
+/// Kinds whose named children are items that may go one by one (what a slice deletes).
+const ITEM_PARENTS: &[&str] = &[
+    "program",
+    "statement_block",
+    "class_body",
+    "switch_case",
+    "switch_default",
+];
+
+/// The most statements a slice takes; a larger one is not offered (it would seldom be
+/// uninteresting to lose, and finding it costs a walk for every statement it holds).
+const MOST_ITEMS: usize = 256;
+
+/// A statement that may go on its own.
+struct Item<'t> {
+    span: Range<usize>,
+    /// The names it declares (see [`early::top_level_names`]).
+    names: Vec<&'t str>,
+    /// The innermost item around it.
+    parent: Option<usize>,
+}
+
+/// Where a name is bound: the span of the scope it is bound in, and the statement that
+/// declares it, when it is one of the names that statement declares (not a parameter).
+struct Binding {
+    scope: Range<usize>,
+    owner: Option<usize>,
+}
+
+/// What the walk carries down to a node.
+#[derive(Clone)]
+struct Context {
+    /// The innermost item around the node.
+    item: Option<usize>,
+    /// Whether the node stands where names are bound, and whether in the scope around
+    /// its parent (a declared function's or class's name) rather than its own.
+    binding: Option<bool>,
+    /// The innermost scope around the node, and the one around that.
+    scope: Range<usize>,
+    outer: Range<usize>,
+}
+
+/// The slices of the declaring statements of `root` (the tree of `text`): for each such
+/// statement's span, the spans of the statements that go with it, in text order.
+pub fn of(text: &str, root: TsNode) -> Slices {
+    let mut items: Vec<Item> = Vec::new();
+    let mut bindings: BTreeMap<&str, Vec<Binding>> = BTreeMap::new();
+    // Each use of a name: the name, where it is, the innermost item around it.
+    let mut uses: Vec<(&str, usize, usize)> = Vec::new();
+    let mut cursor = root.walk();
+    let whole = root.byte_range();
+    let top = Context {
+        item: None,
+        binding: None,
+        scope: whole.clone(),
+        outer: whole,
+    };
+    let mut stack: Vec<(TsNode, Context)> = vec![(root, top)];
+    while let Some((node, context)) = stack.pop() {
+        if node.child_count() == 0 {
+            let named = matches!(
+                node.kind(),
+                "identifier"
+                    | "shorthand_property_identifier"
+                    | "shorthand_property_identifier_pattern"
+            );
+            let name = &text[node.byte_range()];
+            match (named, context.binding, context.item) {
+                (false, _, _) | (true, None, None) => {}
+                (true, Some(outer), item) => {
+                    let owner = item.filter(|&i| items[i].names.contains(&name));
+                    let scope = if outer { context.outer } else { context.scope };
+                    bindings
+                        .entry(name)
+                        .or_default()
+                        .push(Binding { scope, owner });
+                }
+                (true, None, Some(item)) => uses.push((name, node.start_byte(), item)),
+            }
+            continue;
+        }
+        let kind = node.kind();
+        // `export { a }` names what is declared elsewhere; the declaration's deletion
+        // takes the specifier along (see `javascript::with_exports`).
+        if kind == "export_clause" {
+            continue;
+        }
+        cursor.reset(node);
+        if !cursor.goto_first_child() {
+            continue;
+        }
+        let lists = ITEM_PARENTS.contains(&kind);
+        let (scope, outer) = if opens_scope(kind) {
+            (node.byte_range(), context.scope.clone())
+        } else {
+            (context.scope.clone(), context.outer.clone())
+        };
+        loop {
+            let child = cursor.node();
+            let field = cursor.field_name();
+            let item =
+                if lists && child.is_named() && field != Some("value") && child.kind() != "comment"
+                {
+                    items.push(Item {
+                        span: child.byte_range(),
+                        names: early::top_level_names(text, child),
+                        parent: context.item,
+                    });
+                    Some(items.len() - 1)
+                } else {
+                    context.item
+                };
+            let binding = context.binding.or_else(|| binds(kind, field));
+            let child_context = Context {
+                item,
+                binding,
+                scope: scope.clone(),
+                outer: outer.clone(),
+            };
+            stack.push((child, child_context));
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    // The statements each declaring statement's names are used in: each use belongs to
+    // the innermost binding of its name whose scope holds it.
+    let mut used: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (name, at, item) in uses {
+        let Some(sites) = bindings.get(name) else {
+            continue;
+        };
+        let innermost = sites
+            .iter()
+            .filter(|b| b.scope.contains(&at))
+            .min_by_key(|b| b.scope.len());
+        if let Some(owner) = innermost.and_then(|b| b.owner) {
+            used.entry(owner).or_default().push(item);
+        }
+    }
+    let within = |mut at: usize, outer: usize| loop {
+        if at == outer {
+            return true;
+        }
+        match items[at].parent {
+            Some(parent) => at = parent,
+            None => return false,
+        }
+    };
+    let mut slices = BTreeMap::new();
+    for (d, it) in items.iter().enumerate() {
+        let mut next: Vec<usize> = vec![d];
+        let mut taken: BTreeSet<usize> = BTreeSet::new();
+        let mut whole = true;
+        while let Some(from) = next.pop() {
+            for &at in used.get(&from).map_or(&[][..], Vec::as_slice) {
+                if within(at, d) || taken.contains(&at) {
+                    continue;
+                }
+                if within(d, at) || taken.len() == MOST_ITEMS {
+                    whole = false;
+                    break;
+                }
+                taken.insert(at);
+                next.push(at);
+            }
+            if !whole {
+                break;
+            }
+        }
+        if whole && !taken.is_empty() {
+            let spans = taken.into_iter().map(|at| items[at].span.clone()).collect();
+            slices.insert((it.span.start, it.span.end), spans);
+        }
+    }
+    slices
+}
+
+/// True when some statement at one of `spans` (of `text`, whose tree is `root`) declares a
+/// name that `text` holds outside that statement, as a whole word: else none has a slice,
+/// and the walk of [`of`] is not needed (a reduction whose test keeps a needle keeps its
+/// ancestors, whose names nothing uses any more).
+pub fn may_slice(text: &str, root: TsNode, spans: &[(usize, usize)]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    let bytes = text.as_bytes();
+    spans.iter().any(|&(start, end)| {
+        let Some(mut node) = root.descendant_for_byte_range(start, end) else {
+            return true;
+        };
+        // The statement is the outermost node with its span.
+        while let Some(parent) = node.parent().filter(|p| p.byte_range() == (start..end)) {
+            node = parent;
+        }
+        early::top_level_names(text, node).iter().any(|name| {
+            text.match_indices(name).any(|(at, _)| {
+                let after = at + name.len();
+                let whole =
+                    (at == 0 || !word(bytes[at - 1])) && bytes.get(after).is_none_or(|&b| !word(b));
+                whole && (at < start || at >= end)
+            })
+        })
+    })
+}
+
+/// True for the kinds of node that hold the names bound in them: blocks, functions, and
+/// the statements that bind a name for their own body (`for (let i ...)`, `catch (e)`).
+fn opens_scope(kind: &str) -> bool {
+    matches!(
+        kind,
+        "program"
+            | "statement_block"
+            | "switch_body"
+            | "for_statement"
+            | "for_in_statement"
+            | "catch_clause"
+            | "function_declaration"
+            | "generator_function_declaration"
+            | "function_expression"
+            | "generator_function"
+            | "arrow_function"
+            | "method_definition"
+            | "class_body"
+    )
+}
+
+/// Whether the child in `field` of a `parent` node binds the names in it, and if so
+/// whether in the scope around `parent` (`Some(true)`: a declared function's or class's
+/// name) or in `parent`'s own: a declared variable, parameters, a `catch` parameter, the
+/// left side of a `for ... in`/`of`, an import's bindings. Default values of parameters
+/// count too (a use taken for a binding only leaves a statement out of a slice).
+fn binds(parent: &str, field: Option<&str>) -> Option<bool> {
+    match parent {
+        "formal_parameters" | "import_clause" | "import_specifier" | "namespace_import" => {
+            Some(false)
+        }
+        "variable_declarator" if field == Some("name") => Some(false),
+        "catch_clause" if field == Some("parameter") => Some(false),
+        "arrow_function" if field == Some("parameter") => Some(false),
+        "for_in_statement" if field == Some("left") => Some(false),
+        "function_expression" | "generator_function" | "class" if field == Some("name") => {
+            Some(false)
+        }
+        "function_declaration" | "generator_function_declaration" | "class_declaration"
+            if field == Some("name") =>
+        {
+            Some(true)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each slice as the texts of its declaration and of the statements it takes.
+    fn slices(text: &str) -> Vec<(&str, Vec<&str>)> {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_javascript::LANGUAGE.into())
+            .unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        of(text, tree.root_node())
+            .into_iter()
+            .map(|((start, end), spans)| {
+                (
+                    &text[start..end],
+                    spans.into_iter().map(|s| &text[s]).collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_declaration_takes_the_statements_that_use_it_and_what_they_declare() {
+        let text = "function sum(a) { return a; }\nfunction main() {\n  const n = sum(1);\n  \
+                    log(n);\n  other();\n}\nmain();\n";
+        assert_eq!(
+            slices(text),
+            [
+                (
+                    "function sum(a) { return a; }",
+                    vec!["const n = sum(1);", "log(n);"]
+                ),
+                (
+                    "function main() {\n  const n = sum(1);\n  log(n);\n  other();\n}",
+                    vec!["main();"]
+                ),
+                ("const n = sum(1);", vec!["log(n);"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_use_belongs_to_the_innermost_binding_of_its_name() {
+        // The parameter `n` of `twice` and the `n` of `f` are other names than the
+        // top-level `n`; the `n` in `g` is the top-level one.
+        let text = "const n = 1;\nfunction twice(n) { return n * 2; }\n\
+                    function f() { let n = 2; n++; }\nfunction g() { return n; }\n";
+        assert_eq!(
+            slices(text),
+            [
+                ("const n = 1;", vec!["return n;"]),
+                ("let n = 2;", vec!["n++;"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn uses_inside_the_declaration_and_export_lists_take_nothing() {
+        // `f` is used inside itself (that goes with it anyway) and named by an export
+        // list (its specifier goes along, see `javascript::with_exports`); `g` is used by
+        // a statement beside it in its block.
+        let text = "function f() { f(); }\nlabel: { function g() {} g(); }\nexport { f };\n";
+        assert_eq!(slices(text), [("function g() {}", vec!["g();"])]);
+    }
+}
