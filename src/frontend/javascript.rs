@@ -215,7 +215,7 @@ impl Frontend for JavaScript {
         if wanted.len() <= CHECKED && !slices::may_slice(text, root, wanted) {
             return Slices::new();
         }
-        slices::of(text, root)
+        slices::of(text, root, Some(wanted))
     }
 
     /// A string literal loses words, not characters: a word that goes takes tokens with

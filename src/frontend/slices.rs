@@ -41,8 +41,6 @@ struct Item<'t> {
     span: Range<usize>,
     /// The names it declares (see [`early::top_level_names`]).
     names: Vec<&'t str>,
-    /// The innermost item around it.
-    parent: Option<usize>,
 }
 
 /// Where a name is bound: the span of the scope it is bound in, and the statement that
@@ -65,13 +63,14 @@ struct Context {
     outer: Range<usize>,
 }
 
-/// The slices of the declaring statements of `root` (the tree of `text`): for each such
-/// statement's span, the spans of the statements that go with it, in text order.
-pub fn of(text: &str, root: TsNode) -> Slices {
+/// The slices of the declaring statements of `root` (the tree of `text`) at `wanted`
+/// (all when `None`): for each such statement's span, the spans of the statements that go
+/// with it, in text order.
+pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices {
     let mut items: Vec<Item> = Vec::new();
     let mut bindings: BTreeMap<&str, Vec<Binding>> = BTreeMap::new();
-    // Each use of a name: the name, where it is, the innermost item around it.
-    let mut uses: Vec<(&str, usize, usize)> = Vec::new();
+    // Each name's uses: where each is, and the innermost item around it.
+    let mut uses: BTreeMap<&str, Vec<(usize, usize)>> = BTreeMap::new();
     let mut cursor = root.walk();
     let whole = root.byte_range();
     let top = Context {
@@ -100,7 +99,11 @@ pub fn of(text: &str, root: TsNode) -> Slices {
                         .or_default()
                         .push(Binding { scope, owner });
                 }
-                (true, None, Some(item)) => uses.push((name, node.start_byte(), item)),
+                (true, None, Some(item)) => {
+                    uses.entry(name)
+                        .or_default()
+                        .push((node.start_byte(), item));
+                }
             }
             continue;
         }
@@ -129,7 +132,6 @@ pub fn of(text: &str, root: TsNode) -> Slices {
                     items.push(Item {
                         span: child.byte_range(),
                         names: early::top_level_names(text, child),
-                        parent: context.item,
                     });
                     Some(items.len() - 1)
                 } else {
@@ -149,31 +151,47 @@ pub fn of(text: &str, root: TsNode) -> Slices {
         }
     }
     // The statements each declaring statement's names are used in: each use belongs to
-    // the innermost binding of its name whose scope holds it.
+    // the innermost binding of its name whose scope holds it. Scopes are nodes, nested or
+    // apart, so one sweep over a name's bindings and uses in text order finds it with a
+    // stack of the scopes open (minified code binds `e` in every function).
     let mut used: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (name, at, item) in uses {
-        let Some(sites) = bindings.get(name) else {
+    for (name, mut sites) in bindings {
+        let Some(uses) = uses.get_mut(name) else {
             continue;
         };
-        let innermost = sites
-            .iter()
-            .filter(|b| b.scope.contains(&at))
-            .min_by_key(|b| b.scope.len());
-        if let Some(owner) = innermost.and_then(|b| b.owner) {
-            used.entry(owner).or_default().push(item);
+        sites.sort_by_key(|b| (b.scope.start, std::cmp::Reverse(b.scope.end)));
+        uses.sort_unstable();
+        let mut open: Vec<&Binding> = Vec::new();
+        let mut next = sites.iter().peekable();
+        for &(at, item) in uses.iter() {
+            while let Some(site) = next.next_if(|b| b.scope.start <= at) {
+                while open.last().is_some_and(|o| o.scope.end <= site.scope.start) {
+                    open.pop();
+                }
+                open.push(site);
+            }
+            while open.last().is_some_and(|o| o.scope.end <= at) {
+                open.pop();
+            }
+            if let Some(owner) = open.last().and_then(|b| b.owner) {
+                used.entry(owner).or_default().push(item);
+            }
         }
     }
-    let within = |mut at: usize, outer: usize| loop {
-        if at == outer {
-            return true;
-        }
-        match items[at].parent {
-            Some(parent) => at = parent,
-            None => return false,
-        }
+    // Items are nodes too: one lies within another when its span does.
+    let within = |at: usize, outer: usize| {
+        let (inner, outer) = (&items[at].span, &items[outer].span);
+        outer.start <= inner.start && inner.end <= outer.end
     };
+    let wanted: Option<BTreeSet<(usize, usize)>> = wanted.map(|w| w.iter().copied().collect());
     let mut slices = BTreeMap::new();
     for (d, it) in items.iter().enumerate() {
+        if wanted
+            .as_ref()
+            .is_some_and(|w| !w.contains(&(it.span.start, it.span.end)))
+        {
+            continue;
+        }
         let mut next: Vec<usize> = vec![d];
         let mut taken: BTreeSet<usize> = BTreeSet::new();
         let mut whole = true;
@@ -285,7 +303,7 @@ mod tests {
             .set_language(&tree_sitter_javascript::LANGUAGE.into())
             .unwrap();
         let tree = parser.parse(text, None).unwrap();
-        of(text, tree.root_node())
+        of(text, tree.root_node(), None)
             .into_iter()
             .map(|((start, end), spans)| {
                 (
