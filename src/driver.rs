@@ -140,7 +140,7 @@ pub const FIRST_LIMIT: u32 = limit_for(1);
 
 /// Whether declarations are offered with their slices (see [`Driver::delete_sliced`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slices {
+enum SliceState {
     /// They are offered; the number is how many lists of them in a row accepted nothing.
     On(usize),
     /// [`FRUITLESS_SLICES`] lists in a row accepted nothing: they are not offered again.
@@ -295,7 +295,7 @@ pub struct Driver<'a> {
     /// [`Driver::verify`]).
     rollbacks: usize,
     /// Whether declarations are offered with their slices (see [`Driver::delete_sliced`]).
-    slices: Slices,
+    slices: SliceState,
     /// For the list now run: the failures it may have beyond two for each success before
     /// it is abandoned (see [`Driver::delete_sliced`]).
     thrift: Option<usize>,
@@ -622,7 +622,7 @@ impl<'a> Driver<'a> {
             blank_is_boring: false,
             needed: Needed::default(),
             rollbacks: 0,
-            slices: Slices::On(0),
+            slices: SliceState::On(0),
             sliced_text: None,
             thrift: None,
             stats,
@@ -899,7 +899,7 @@ impl<'a> Driver<'a> {
                     if self.accepted != accepted && !locked.is_empty() {
                         self.delete_unlocked(&locked, depth, round)?;
                     }
-                    if self.slices != Slices::Off {
+                    if self.slices != SliceState::Off {
                         let unchanged = (self.accepted == accepted).then_some(tree);
                         self.delete_sliced(depth, round, unchanged)?;
                     }
@@ -972,8 +972,9 @@ impl<'a> Driver<'a> {
         let index = tree.depth_index();
         let items = match index.get(depth as usize) {
             Some(nodes) => {
-                let slices = self.slices_of(&self.current.clone(), tree, nodes);
-                sliced_items(&self.current, tree, nodes, &slices, &self.needed)
+                let text = &self.current;
+                let slices = slices_of(&mut self.sliced_text, self.frontend, text, tree, nodes);
+                sliced_items(text, tree, nodes, &slices, &self.needed)
             }
             None => Vec::new(),
         };
@@ -1005,46 +1006,21 @@ impl<'a> Driver<'a> {
         self.dense = false;
         outcome?;
         self.slices = match (self.accepted != accepted, self.slices) {
-            (true, _) => Slices::On(0),
-            (false, Slices::On(fruitless)) if fruitless + 1 < FRUITLESS_SLICES => {
-                Slices::On(fruitless + 1)
+            (true, _) => SliceState::On(0),
+            (false, SliceState::On(fruitless)) if fruitless + 1 < FRUITLESS_SLICES => {
+                SliceState::On(fruitless + 1)
             }
-            (false, _) => Slices::Off,
+            (false, _) => SliceState::Off,
         };
         Ok(())
-    }
-
-    /// The slices of `text` for the deletable `nodes` of `tree` (see
-    /// [`Frontend::slices`]), found once for the last text and nodes asked about.
-    fn slices_of(&mut self, text: &str, tree: &Tree, nodes: &[NodeId]) -> Arc<frontend::Slices> {
-        let wanted: Vec<(usize, usize)> = nodes
-            .iter()
-            .map(|&id| tree.node(id))
-            .filter(|node| node.deletable())
-            .map(|node| (node.span.start, node.span.end))
-            .collect();
-        let mut asked = key(text).to_le_bytes().to_vec();
-        for (start, end) in &wanted {
-            asked.extend_from_slice(&start.to_le_bytes());
-            asked.extend_from_slice(&end.to_le_bytes());
-        }
-        let asked_key = xxhash_rust::xxh3::xxh3_128(&asked);
-        match &self.sliced_text {
-            Some((k, slices)) if *k == asked_key => slices.clone(),
-            _ => {
-                let slices = Arc::new(self.frontend.slices(text, &wanted));
-                self.sliced_text = Some((asked_key, slices.clone()));
-                slices
-            }
-        }
     }
 
     /// What follows the deletion list of `depth` in `hdd`: its declarations with their
     /// slices while they are offered, else the depth below.
     fn after_depth(&self, depth: u32) -> Following<'static> {
         match self.slices {
-            Slices::Off => Following::Depth(depth + 1),
-            Slices::On(_) => Following::Sliced(depth),
+            SliceState::Off => Following::Depth(depth + 1),
+            SliceState::On(_) => Following::Sliced(depth),
         }
     }
 
@@ -1688,7 +1664,6 @@ impl<'a> Driver<'a> {
         let mut window: VecDeque<Slot> = VecDeque::new();
         let mut failures = 0usize;
         let mut successes = 0usize;
-        let mut succeeded = false;
         let mut exhausted = false;
         let thrift = self.thrift;
         let spent = |failures: usize, successes: usize| {
@@ -1705,7 +1680,7 @@ impl<'a> Driver<'a> {
             if interrupted() {
                 break Err(Error::Interrupted);
             }
-            if patience.is_some_and(|p| !succeeded && failures >= patience_for(p, items.len()))
+            if patience.is_some_and(|p| successes == 0 && failures >= patience_for(p, items.len()))
                 || spent(failures, successes)
             {
                 break Ok(());
@@ -1726,7 +1701,6 @@ impl<'a> Driver<'a> {
                 debug_assert_eq!(proposed.as_ref(), Some(&slot.chosen));
                 strategy.feedback(verdict);
                 if verdict {
-                    succeeded = true;
                     successes += 1;
                     let before = committed.len();
                     committed.extend(slot.chosen.iter().flat_map(|&i| items[i].iter().cloned()));
@@ -1770,7 +1744,7 @@ impl<'a> Driver<'a> {
                 continue;
             }
             // A shrink that keeps failing ends here, before it starts another call.
-            if patience.is_some_and(|p| !succeeded && failures >= patience_for(p, items.len()))
+            if patience.is_some_and(|p| successes == 0 && failures >= patience_for(p, items.len()))
                 || spent(failures, successes)
             {
                 break Ok(());
@@ -2406,7 +2380,8 @@ impl<'a> Driver<'a> {
                     let index = tree.depth_index();
                     let items = match index.get(depth as usize) {
                         Some(nodes) => {
-                            let slices = self.slices_of(text, &tree, nodes);
+                            let cache = &mut self.sliced_text;
+                            let slices = slices_of(cache, self.frontend, text, &tree, nodes);
                             sliced_items(text, &tree, nodes, &slices, &needed)
                         }
                         None => Vec::new(),
@@ -3136,6 +3111,38 @@ fn deletion_edits(node: &Node) -> Vec<Edit> {
     };
     let also = node.also.iter().cloned().map(Edit::delete);
     std::iter::once(own).chain(also).collect()
+}
+
+/// The slices of `text` for the deletable `nodes` of `tree` (see [`Frontend::slices`]):
+/// those in `cache` when it holds the last text and nodes asked about, else found and
+/// kept there.
+fn slices_of(
+    cache: &mut Option<(u128, Arc<frontend::Slices>)>,
+    frontend: &dyn Frontend,
+    text: &str,
+    tree: &Tree,
+    nodes: &[NodeId],
+) -> Arc<frontend::Slices> {
+    let wanted: Vec<(usize, usize)> = nodes
+        .iter()
+        .map(|&id| tree.node(id))
+        .filter(|node| node.deletable())
+        .map(|node| (node.span.start, node.span.end))
+        .collect();
+    let mut asked = key(text).to_le_bytes().to_vec();
+    for (start, end) in &wanted {
+        asked.extend_from_slice(&start.to_le_bytes());
+        asked.extend_from_slice(&end.to_le_bytes());
+    }
+    let asked_key = xxhash_rust::xxh3::xxh3_128(&asked);
+    match cache {
+        Some((k, slices)) if *k == asked_key => slices.clone(),
+        _ => {
+            let slices = Arc::new(frontend.slices(text, &wanted));
+            *cache = Some((asked_key, slices.clone()));
+            slices
+        }
+    }
 }
 
 /// The items of [`Driver::delete_sliced`] among `nodes` (of `tree`, of `text`): each node

@@ -152,7 +152,7 @@ fn kill_stray(pid: i32) {
 fn signal_stray(pid: i32, signal: Signal) {
     let id = nix::unistd::Pid::from_raw(pid);
     if nix::unistd::getpgid(Some(id)).is_ok_and(|group| group == id) {
-        let _ = nix::sys::signal::killpg(id, signal);
+        signal_group(pid, signal);
     }
     let _ = nix::sys::signal::kill(id, signal);
 }
@@ -176,7 +176,7 @@ fn strays_of(registry: &Registry, call: u64) -> Vec<i32> {
 /// (see [`adopt_strays`]) the group's other processes cannot be watched, and the group
 /// is killed as soon as the leader ends.
 fn stop(group: i32, call: u64, leader_ended: &mpsc::Receiver<()>) {
-    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), Signal::SIGTERM);
+    signal_group(group, Signal::SIGTERM);
     let watch = ADOPTING.load(Ordering::SeqCst);
     let deadline = Instant::now() + STOP_GRACE;
     let mut ended = false;
@@ -688,7 +688,11 @@ impl Drop for Oracle {
 }
 
 fn kill_group(group: i32) {
-    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), Signal::SIGKILL);
+    signal_group(group, Signal::SIGKILL);
+}
+
+fn signal_group(group: i32, signal: Signal) {
+    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), signal);
 }
 
 /// The bytes of one output stream that are kept: the first `head_limit` bytes and the last
