@@ -3246,34 +3246,40 @@ fn outer_of_chains(
     items: Vec<Rewrite>,
     subjects: Vec<Subject>,
 ) -> (Vec<Rewrite>, Vec<Subject>) {
-    // What the rewrite leaves in its node's place; `None` when an edit reaches outside it.
-    let left = |span: &std::ops::Range<usize>, edits: &[Edit]| -> Option<String> {
-        let mut out = String::new();
-        let mut at = span.start;
-        let mut sorted: Vec<&Edit> = edits.iter().collect();
-        sorted.sort_by_key(|e| e.span.start);
-        for edit in sorted {
-            if edit.span.start < at || edit.span.end > span.end {
-                return None;
-            }
-            out.push_str(text.get(at..edit.span.start)?);
-            out.push_str(&edit.text);
-            at = edit.span.end;
-        }
-        out.push_str(text.get(at..span.end)?);
-        Some(out)
-    };
+    // What each rewrite leaves in its node's place, as pieces of `text` and of its edits
+    // (`None` when an edit reaches outside the node). Not written out: a chain of n
+    // unwraps leaves n nested texts, n² bytes in all (100 000 nested elements: 35 GB).
+    let left: Vec<Option<Vec<&str>>> = items
+        .iter()
+        .map(|(span, edits)| left_pieces(text, span, edits))
+        .collect();
+    let length = |pieces: &[&str]| pieces.iter().map(|p| p.len()).sum::<usize>();
+    // Only texts of a length that another rewrite leaves too can be the same: the others
+    // are not hashed (the nested texts of a chain of unwraps all differ in length).
+    let mut lengths: BTreeMap<usize, usize> = BTreeMap::new();
+    for pieces in left.iter().flatten() {
+        *lengths.entry(length(pieces)).or_default() += 1;
+    }
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_key(|&i| (items[i].0.start, std::cmp::Reverse(items[i].0.end)));
-    // Per text left, the spans of the rewrites around the one at hand, outermost first.
-    let mut open: BTreeMap<String, Vec<std::ops::Range<usize>>> = BTreeMap::new();
+    // Per text left (its length and hash), the spans of the rewrites around the one at
+    // hand, outermost first.
+    let mut open: BTreeMap<(usize, u128), Vec<std::ops::Range<usize>>> = BTreeMap::new();
     let mut keep = vec![true; items.len()];
     for i in order {
-        let (span, edits) = &items[i];
-        let Some(leaves) = left(span, edits) else {
+        let span = &items[i].0;
+        let Some(pieces) = &left[i] else {
             continue;
         };
-        let around = open.entry(leaves).or_default();
+        let len = length(pieces);
+        if lengths.get(&len).is_none_or(|&n| n < 2) {
+            continue;
+        }
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        for piece in pieces {
+            hasher.update(piece.as_bytes());
+        }
+        let around = open.entry((len, hasher.digest128())).or_default();
         while around
             .last()
             .is_some_and(|outer| !(outer.start <= span.start && span.end <= outer.end))
@@ -3291,6 +3297,29 @@ fn outer_of_chains(
         .zip(keep)
         .filter_map(|(item, kept)| kept.then_some(item))
         .unzip()
+}
+
+/// What the rewrite `edits` of the node spanning `span` leave in its place, in pieces of
+/// `text` and of the edits' texts; `None` when an edit reaches outside the node.
+fn left_pieces<'t>(
+    text: &'t str,
+    span: &std::ops::Range<usize>,
+    edits: &'t [Edit],
+) -> Option<Vec<&'t str>> {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| e.span.start);
+    let mut pieces = Vec::with_capacity(2 * sorted.len() + 1);
+    let mut at = span.start;
+    for edit in sorted {
+        if edit.span.start < at || edit.span.end > span.end {
+            return None;
+        }
+        pieces.push(text.get(at..edit.span.start)?);
+        pieces.push(edit.text.as_str());
+        at = edit.span.end;
+    }
+    pieces.push(text.get(at..span.end)?);
+    Some(pieces)
 }
 
 /// The summary printed at the end of a run.

@@ -15,8 +15,7 @@
 //! rewritten on the inside, keeps its records for HDD*'s next round). Records move with the
 //! text: each pass's edits shift the spans after them.
 
-use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::tree::{Edit, Node, NodeId, Tree};
@@ -223,30 +222,9 @@ impl Needed {
         if splices.is_empty() || self.by_span.is_empty() {
             return;
         }
-        // The words that `outside` (splices) takes away, for guarded records: read once
-        // for all the splices, when a guarded record is first met, else for the splices
-        // outside a node that some splice edits inside.
-        let taken_by = |outside: &[(Range<usize>, &str)]| -> BTreeSet<&str> {
-            outside
-                .iter()
-                .filter_map(|(span, _)| base.get(span.clone()))
-                .flat_map(words)
-                .collect()
-        };
-        let mut every: Option<BTreeSet<&str>> = None;
-        let mut taken = |own: &Range<usize>, outside: &[(Range<usize>, &str)]| -> bool {
-            let some;
-            let gone = if outside.len() == splices.len() {
-                every.get_or_insert_with(|| taken_by(splices))
-            } else {
-                some = taken_by(outside);
-                &some
-            };
-            !gone.is_empty()
-                && base
-                    .get(own.clone())
-                    .is_some_and(|t| words(t).any(|w| gone.contains(w)))
-        };
+        // For guarded records: every word the splices take away, with the first and the
+        // last splice that takes it; made when a guarded record is first met.
+        let mut spread: Option<BTreeMap<&str, (usize, usize)>> = None;
         // shift[i]: how much the splices before splice i moved the text to the left
         // (negative when they inserted more than they removed).
         let mut shift: Vec<isize> = Vec::with_capacity(splices.len() + 1);
@@ -266,29 +244,32 @@ impl Needed {
         for ((start, end), records) in old {
             // Splices within the node change nothing its deletion leaves: the text without
             // it is the same (a deeper level's deletion inside a chain the bug needs).
+            // Those splices lie side by side: `inside` is their range of indices, empty
+            // when there are none; the others are `outside`.
             let own = start..end;
-            let outside: Cow<[(Range<usize>, &str)]> =
-                if splices.iter().any(|(span, _)| strictly_within(span, &own)) {
-                    splices
-                        .iter()
-                        .filter(|(span, _)| !strictly_within(span, &own))
-                        .cloned()
-                        .collect()
-                } else {
-                    Cow::Borrowed(splices)
-                };
+            let inside = within(splices, &own);
+            let outside: [&[(Range<usize>, &str)]; 2] =
+                [&splices[..inside.start], &splices[inside.end..]];
             for record in records {
-                let around = if record.what == DELETE {
-                    &outside[..]
+                let around: [&[(Range<usize>, &str)]; 2] = if record.what == DELETE {
+                    outside
                 } else {
-                    splices
+                    [splices, &[]]
                 };
-                if touches(around, &record.parent) {
+                if around.iter().any(|part| touches(part, &record.parent)) {
                     continue;
                 }
                 // The words a splice inside the node takes away were its own.
-                if record.guarded && taken(&own, &outside) {
-                    continue;
+                if record.guarded {
+                    let spread = spread.get_or_insert_with(|| spread_of(base, splices));
+                    let gone = |word: &str| {
+                        spread.get(word).is_some_and(|&(first, last)| {
+                            inside.is_empty() || first < inside.start || last >= inside.end
+                        })
+                    };
+                    if base.get(own.clone()).is_some_and(|t| words(t).any(gone)) {
+                        continue;
+                    }
                 }
                 let parent = moved(record.parent.start)..moved(record.parent.end);
                 self.by_span
@@ -298,6 +279,42 @@ impl Needed {
             }
         }
     }
+}
+
+/// Every word that `splices` of `base` take away, with the first and the last splice that
+/// takes it.
+fn spread_of<'b>(
+    base: &'b str,
+    splices: &[(Range<usize>, &str)],
+) -> BTreeMap<&'b str, (usize, usize)> {
+    let mut spread: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (i, (span, _)) in splices.iter().enumerate() {
+        for word in base.get(span.clone()).into_iter().flat_map(words) {
+            spread
+                .entry(word)
+                .and_modify(|(_, last)| *last = i)
+                .or_insert((i, i));
+        }
+    }
+    spread
+}
+
+/// The indices of the `splices` (disjoint, ascending) that lie strictly within `own` (see
+/// [`strictly_within`]): side by side, found by two binary searches and a look at the
+/// ends, so that carrying the records of a chain of nested nodes costs no more than
+/// linear work per record.
+fn within(splices: &[(Range<usize>, &str)], own: &Range<usize>) -> Range<usize> {
+    let mut lo = splices.partition_point(|(span, _)| span.start < own.start);
+    let mut hi = splices.partition_point(|(span, _)| span.start < own.end);
+    // Only at the ends may one not be: an insertion at the node's start, a replacement
+    // of all of it, one that runs past its end.
+    while lo < hi && !strictly_within(&splices[lo].0, own) {
+        lo += 1;
+    }
+    while hi > lo && !strictly_within(&splices[hi - 1].0, own) {
+        hi -= 1;
+    }
+    lo..hi
 }
 
 /// The words of `text`: runs of letters, digits, `_` and `$`.

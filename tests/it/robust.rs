@@ -658,6 +658,51 @@ fn hundred_thousand_nested_elements_do_not_overflow() {
     assert_eq!(s.read("deep.reduced.xml"), "<r/>");
 }
 
+/// Deep inputs reduce in memory that grows with their size, not with its square: 100 000
+/// nested elements and 100 000 nested JavaScript arrays around what the test needs, and
+/// 20 000 nested blocks, each under a 2 GB limit on the address space. A rewrite list
+/// once wrote out what each unwrap left in its node's place (35 GB for the elements), the
+/// records of needed nodes were carried in time quadratic in the depth, and each block's
+/// hoists looked at every block inside it (six minutes for the blocks).
+#[test]
+fn deep_inputs_reduce_in_bounded_memory() {
+    let s = Scratch::new();
+    let n = 100_000;
+    s.write(
+        "deep.xml",
+        &format!("<r>{}<keep/>{}</r>\n", "<e>".repeat(n), "</e>".repeat(n)),
+    );
+    s.write(
+        "arrays.js",
+        &format!("{}keep{};\n", "[".repeat(n), "]".repeat(n)),
+    );
+    let m = 20_000;
+    s.write(
+        "blocks.js",
+        &format!("{}keep;{}\n", "{".repeat(m), "}".repeat(m)),
+    );
+    s.script("keep.sh", "grep -q keep \"$1\"");
+    for (input, expected) in [
+        ("deep.xml", "<keep/>"),
+        ("arrays.js", "keep;\n"),
+        ("blocks.js", "keep;\n"),
+    ] {
+        let mut command = Command::new("sh");
+        command
+            .current_dir(s.path())
+            .env("TMPDIR", s.tmpdir())
+            .args(["-c", "ulimit -v 2000000 && exec \"$@\"", "sh"])
+            .arg(env!("CARGO_BIN_EXE_treereduce"))
+            .args([input, "./keep.sh", "-q", "-j", "1", "-o", "out"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let out = finish(command.spawn().unwrap(), 300);
+        assert_eq!(out.status.code(), Some(0), "{input}: {}", stderr(&out));
+        assert_eq!(s.read("out"), expected, "{input}");
+    }
+}
+
 #[test]
 fn one_and_two_jobs_give_the_same_output() {
     let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/xml/mathml-notsubset");
