@@ -225,6 +225,8 @@ impl Needed {
         // For guarded records: every word the splices take away, with the first and the
         // last splice that takes it; made when a guarded record is first met.
         let mut spread: Option<BTreeMap<&str, (usize, usize)>> = None;
+        // Where in `base` the words of `spread` stand, made when first needed.
+        let mut places: Option<BTreeMap<&str, Vec<usize>>> = None;
         // shift[i]: how much the splices before splice i moved the text to the left
         // (negative when they inserted more than they removed).
         let mut shift: Vec<isize> = Vec::with_capacity(splices.len() + 1);
@@ -262,12 +264,26 @@ impl Needed {
                 // The words a splice inside the node takes away were its own.
                 if record.guarded {
                     let spread = spread.get_or_insert_with(|| spread_of(base, splices));
-                    let gone = |word: &str| {
-                        spread.get(word).is_some_and(|&(first, last)| {
-                            inside.is_empty() || first < inside.start || last >= inside.end
+                    let outside = |&(first, last): &(usize, usize)| {
+                        inside.is_empty() || first < inside.start || last >= inside.end
+                    };
+                    // The node's words are read, or where it is large beside what the
+                    // splices took (the outer ones of thousands of nested functions),
+                    // the places of the words taken are looked up in it.
+                    let gone = if own.len() <= spread.len().saturating_mul(16) {
+                        base.get(own.clone())
+                            .is_some_and(|t| words(t).any(|w| spread.get(w).is_some_and(outside)))
+                    } else {
+                        let places = places.get_or_insert_with(|| places_of(base, spread));
+                        spread.iter().any(|(word, span)| {
+                            outside(span)
+                                && places.get(word).is_some_and(|at| {
+                                    let i = at.partition_point(|&p| p < own.start);
+                                    at.get(i).is_some_and(|&p| p < own.end)
+                                })
                         })
                     };
-                    if base.get(own.clone()).is_some_and(|t| words(t).any(gone)) {
+                    if gone {
                         continue;
                     }
                 }
@@ -297,6 +313,25 @@ fn spread_of<'b>(
         }
     }
     spread
+}
+
+/// Where in `base` each word of `spread` stands (the offsets of its first bytes, in
+/// ascending order).
+fn places_of<'b>(
+    base: &'b str,
+    spread: &BTreeMap<&str, (usize, usize)>,
+) -> BTreeMap<&'b str, Vec<usize>> {
+    let mut places: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let origin = base.as_ptr() as usize;
+    for word in words(base) {
+        if spread.contains_key(word) {
+            places
+                .entry(word)
+                .or_default()
+                .push(word.as_ptr() as usize - origin);
+        }
+    }
+    places
 }
 
 /// The indices of the `splices` (disjoint, ascending) that lie strictly within `own` (see

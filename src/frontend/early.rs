@@ -44,6 +44,11 @@ pub struct Checks {
     /// Every V8 native (`%Name`, see [`natives`]) is called where it stands: `%Name` alone
     /// is a syntax error for V8, though the reading of it as a name parses.
     pub natives: bool,
+    /// No syntax error that tree-sitter's grammar lets through (see [`syntax_at`]): an
+    /// `in` at the top of a `for` loop's first clause, an optional chain tagging a
+    /// template, called with `new` or assigned to, a `'use strict'` directive in a
+    /// function whose parameters are not simple.
+    pub syntax: bool,
 }
 
 impl Checks {
@@ -59,6 +64,7 @@ impl Checks {
         sloppy_top: true,
         labels: true,
         natives: true,
+        syntax: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -75,6 +81,7 @@ impl Checks {
             sloppy_top: !strict_top(text, root),
             labels: labels_ok(text, root, root),
             natives: natives_ok(text, root),
+            syntax: descendants(root).all(|n| syntax_at(text, n)),
         }
     }
 
@@ -95,6 +102,7 @@ impl Checks {
             && !self.sloppy_top
             && !self.labels
             && !self.natives
+            && !self.syntax
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -125,6 +133,9 @@ impl Checks {
         }
         if self.natives && !natives_ok(text, root) {
             return Some(NATIVES);
+        }
+        if self.syntax && !descendants(root).all(|n| syntax_at(text, n)) {
+            return Some(SYNTAX);
         }
         None
     }
@@ -189,6 +200,12 @@ impl Checks {
         if self.natives && !natives_ok(text, root) {
             return Some(NATIVES);
         }
+        // An edit can make such an error only in a node it lies in: a `for` loop whose
+        // first clause it rewrote, an assignment whose target lost its brackets, a
+        // function whose body lost what stood before its `'use strict'`.
+        if self.syntax && !found.around.iter().all(|&n| syntax_at(text, n)) {
+            return Some(SYNTAX);
+        }
         None
     }
 }
@@ -202,6 +219,8 @@ struct Surroundings<'t> {
     bodies: Vec<Node<'t>>,
     /// The nearest class around each offset.
     classes: Vec<Node<'t>>,
+    /// Every node holding an offset that [`syntax_at`] looks at.
+    around: Vec<Node<'t>>,
 }
 
 /// A node to visit: the offsets strictly inside it, and the nearest scope, the outermost
@@ -241,6 +260,9 @@ fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
         } else {
             visit.class
         };
+        if SYNTAX_KINDS.contains(&kind) && !found.around.iter().any(|n| n.id() == node.id()) {
+            found.around.push(node);
+        }
         let mut rest = visit.offsets;
         let mut stops_here = false;
         let mut cursor = node.walk();
@@ -434,6 +456,167 @@ const EXPORTS: &str = "an export lists a name the module does not declare";
 const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
 const LABELS: &str = "a break or continue names a label that does not enclose it";
 const NATIVES: &str = "a V8 native (%Name) is not called";
+const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, or 'use strict' beside non-simple parameters)";
+
+/// The kinds of node [`syntax_at`] looks at.
+const SYNTAX_KINDS: &[&str] = &[
+    "for_statement",
+    "for_in_statement",
+    "call_expression",
+    "new_expression",
+    "assignment_expression",
+    "augmented_assignment_expression",
+    "update_expression",
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function",
+    "generator_function_declaration",
+];
+
+/// False when `node` is a syntax error that tree-sitter's grammar lets through:
+/// - a `for` loop whose first clause holds an `in` outside any brackets (`for (0 in b;;)`,
+///   where a hoist took `"x" in b` out of a call): the grammar reads a `for`-`in` there;
+/// - an optional chain (`a?.b`) outside brackets that tags a template (``a?.b`t` ``), is
+///   called with `new`, or is assigned to (`a?.b.c = 1`, `a?.b++`, `for (a?.b of c)`):
+///   brackets the reduction took away had made it legal;
+/// - a function with default, destructured or rest parameters whose body begins with a
+///   `'use strict'` directive (the statements before it went).
+fn syntax_at(text: &str, node: Node) -> bool {
+    match node.kind() {
+        "for_statement" => node
+            .child_by_field_name("initializer")
+            .is_none_or(|init| !bare_in(text, init)),
+        "call_expression" => {
+            let tagged = node
+                .child_by_field_name("arguments")
+                .is_some_and(|a| a.kind() == "template_string");
+            !(tagged
+                && node
+                    .child_by_field_name("function")
+                    .is_some_and(optional_chain))
+        }
+        "new_expression" => node
+            .child_by_field_name("constructor")
+            .is_none_or(|c| !optional_chain(c)),
+        "assignment_expression" | "augmented_assignment_expression" | "for_in_statement" => node
+            .child_by_field_name("left")
+            .is_none_or(|l| !optional_chain(l)),
+        "update_expression" => node
+            .child_by_field_name("argument")
+            .is_none_or(|a| !optional_chain(a)),
+        kind if is_function(kind) => !strict_beside_non_simple(text, node),
+        _ => true,
+    }
+}
+
+/// True when the expression (or declaration) `node` holds a binary `in` where a `for`
+/// loop's first clause does not allow one: not inside brackets, a call's arguments, a
+/// template, an object, a function body or a conditional's middle.
+fn bare_in(text: &str, node: Node) -> bool {
+    if !text[node.byte_range()].contains("in") {
+        return false;
+    }
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let field = |name: &str| n.child_by_field_name(name);
+        match n.kind() {
+            "binary_expression" => {
+                if field("operator").is_some_and(|o| &text[o.byte_range()] == "in") {
+                    return true;
+                }
+                stack.extend(field("left"));
+                stack.extend(field("right"));
+            }
+            "assignment_expression" | "augmented_assignment_expression" => {
+                stack.extend(field("right"));
+            }
+            "ternary_expression" => {
+                stack.extend(field("condition"));
+                stack.extend(field("alternative"));
+            }
+            "arrow_function" => {
+                stack.extend(field("body").filter(|b| b.kind() != "statement_block"));
+            }
+            "variable_declarator" => stack.extend(field("value")),
+            "sequence_expression"
+            | "unary_expression"
+            | "update_expression"
+            | "await_expression"
+            | "yield_expression"
+            | "variable_declaration"
+            | "lexical_declaration"
+            | "expression_statement" => {
+                let mut cursor = n.walk();
+                stack.extend(n.named_children(&mut cursor));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when the member access, subscript or call `node` reads an optional chain outside
+/// brackets (`a?.b.c`, `a?.[0]`, `a?.()`).
+fn optional_chain(node: Node) -> bool {
+    let mut n = node;
+    loop {
+        let next = match n.kind() {
+            "member_expression" | "subscript_expression" => n.child_by_field_name("object"),
+            "call_expression" => n.child_by_field_name("function"),
+            _ => return false,
+        };
+        let mut cursor = n.walk();
+        if n.children(&mut cursor)
+            .any(|c| c.kind() == "optional_chain")
+        {
+            return true;
+        }
+        match next {
+            Some(next) => n = next,
+            None => return false,
+        }
+    }
+}
+
+/// True when `function`'s parameters are not all plain names and its body's directives
+/// include `'use strict'`.
+fn strict_beside_non_simple(text: &str, function: Node) -> bool {
+    let Some(body) = function
+        .child_by_field_name("body")
+        .filter(|b| b.kind() == "statement_block")
+    else {
+        return false;
+    };
+    let Some(parameters) = function.child_by_field_name("parameters") else {
+        return false;
+    };
+    let mut cursor = parameters.walk();
+    let simple = parameters
+        .named_children(&mut cursor)
+        .all(|p| matches!(p.kind(), "identifier" | "comment"));
+    if simple {
+        return false;
+    }
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        if statement.kind() == "comment" {
+            continue;
+        }
+        let Some(string) = statement
+            .named_child(0)
+            .filter(|s| statement.kind() == "expression_statement" && s.kind() == "string")
+        else {
+            return false;
+        };
+        let literal = &text[string.byte_range()];
+        if literal.len() == 12 && &literal[1..11] == "use strict" {
+            return true;
+        }
+    }
+    false
+}
 
 /// Where `text` holds V8's native syntax (`%OptimizeFunctionOnNextCall(f)`, in engine
 /// tests run with `--allow-natives-syntax`): each `%` that stands where an expression
@@ -983,6 +1166,73 @@ mod tests {
         let tree = parse(text);
         assert!(!tree.root_node().has_error(), "{text}");
         Checks::of(text, tree.root_node())
+    }
+
+    /// Syntax errors tree-sitter reads without complaint: found over the whole tree and
+    /// near an edit, and their legal forms left alone.
+    #[test]
+    fn syntax_errors_the_grammar_lets_through_are_found() {
+        let bad = [
+            "for (0 in b; ;) break;",
+            "for (var i = 'x' in b; ;) break;",
+            "for (x => 'x' in b; ;) break;",
+            "for (a ? 1 : 'x' in b; ;) break;",
+            "a?.b`t`;",
+            "a?.b.c`t`;",
+            "new a?.b();",
+            "a?.b.c = 1;",
+            "a?.[0] += 1;",
+            "a?.b++;",
+            "for (a?.b of c);",
+            "function g(a = 1) { 'use strict'; }",
+            "function g({ a }) { \"use strict\"; x(); }",
+            "var f = (...a) => { 'use strict'; };",
+            "class C { m([a]) { 'use strict'; } }",
+        ];
+        for text in bad {
+            let tree = parse(text);
+            let root = tree.root_node();
+            assert!(!root.has_error(), "tree-sitter now rejects {text}");
+            assert_eq!(Checks::ALL.violation(text, root), Some(SYNTAX), "{text}");
+            assert!(!Checks::of(text, root).syntax, "{text}");
+            let middle = text.len() / 2;
+            assert_eq!(
+                Checks::ALL.violation_near(text, root, &[middle]),
+                Some(SYNTAX),
+                "{text}"
+            );
+        }
+        let good = [
+            "for (var i = f('x' in b); ;) break;",
+            "for (var i = ('x' in b); ;) break;",
+            "for (var i = [a in b]; ;) break;",
+            "for (var i = { a: a in b }; ;) break;",
+            "for (var i = `${a in b}`; ;) break;",
+            "for (a ? 'x' in b : 1; ;) break;",
+            "for (x => { a in b; }; ;) break;",
+            "for (var k in o);",
+            "if ('x' in b) f();",
+            "(a?.b)`t`;",
+            "new (a?.b)();",
+            "(a?.b).c = 1;",
+            "a?.b.c;",
+            "x = a?.b;",
+            "function g(a, b) { 'use strict'; }",
+            "function g(a = 1) { x(); 'use strict'; }",
+            "function g(a = 1) { 'use strict' + x; }",
+            "'use strict'; function g(a = 1) {}",
+        ];
+        for text in good {
+            let tree = parse(text);
+            let root = tree.root_node();
+            assert!(!root.has_error(), "{text}");
+            let only = Checks {
+                syntax: true,
+                ..Checks::default()
+            };
+            assert_eq!(only.violation(text, root), None, "{text}");
+            assert!(checks(text).syntax, "{text}");
+        }
     }
 
     #[test]
