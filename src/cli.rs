@@ -29,9 +29,9 @@ Exit codes:
   0    reduced (or nothing could be removed); the result is in the output file
   1    the test cannot guide a reduction: the original input is not interesting, the test
        is flaky on it, or the test accepts even the smallest document (see --allow-trivial)
-  2    usage or input error (unreadable, empty, binary, non-UTF-8 or malformed input; test
-       not found or not executable; output or --stats-json not writable, the input, or not
-       a regular file)
+  2    usage or input error (unreadable, empty or blank, binary, non-UTF-8 or malformed
+       input; test not found or not executable; output or --stats-json not writable, the
+       input, or not a regular file)
   130  interrupted (Ctrl-C or SIGTERM); the output file holds the best result so far; a
        second Ctrl-C (half a second after the first or later) stops at once, still killing
        the running tests";
@@ -73,7 +73,8 @@ pub struct Cli {
     /// time, at least 1 s]; a test that runs longer counts as uninteresting.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
-    /// The exit status that means "interesting".
+    /// The exit status that means "interesting"; a test killed by signal S ends with
+    /// status 128+S, as a shell reports it (139 for a segmentation fault).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=255))]
     pub exit_code: i32,
     /// Interesting only if the test's stdout or stderr also matches this regular

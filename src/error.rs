@@ -9,8 +9,8 @@ pub const EXIT_OK: i32 = 0;
 /// the verdict on the original changes between two runs (flaky), or the smallest document
 /// is interesting too (the test accepts anything; `--allow-trivial` overrides).
 pub const EXIT_NOT_INTERESTING: i32 = 1;
-/// Exit status: bad usage or bad input (unreadable, empty, binary, non-UTF-8 or malformed
-/// file; test not found or not executable; output folder not writable).
+/// Exit status: bad usage or bad input (unreadable, empty or blank, binary, non-UTF-8 or
+/// malformed file; test not found or not executable; output folder not writable).
 pub const EXIT_USAGE: i32 = 2;
 /// Exit status: interrupted by Ctrl-C or SIGTERM; the output holds the best text so far.
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -52,6 +52,9 @@ pub enum Error {
     /// The input is empty.
     #[error("{path}: the input is empty; there is nothing to reduce")]
     Empty { path: PathBuf },
+    /// The input holds nothing but whitespace (and a byte-order mark).
+    #[error("{path}: the input holds only whitespace; there is nothing to reduce")]
+    Blank { path: PathBuf },
     /// The input does not parse in its format.
     #[error("{path}:{line}:{column}: {message} (is this really {format}? try {instead})")]
     Syntax {

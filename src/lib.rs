@@ -131,7 +131,7 @@ pub fn read_input(path: &Path) -> Result<String> {
             offset,
         });
     }
-    String::from_utf8(bytes).map_err(|e| {
+    let text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         // The prefix before the bad byte is valid, so lines and characters can be counted.
         let before = String::from_utf8_lossy(&e.as_bytes()[..offset]);
@@ -142,7 +142,14 @@ pub fn read_input(path: &Path) -> Result<String> {
             column,
             offset,
         }
-    })
+    })?;
+    // Every format reads such a text as an empty document (lines: blank lines only).
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(Error::Blank {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(text)
 }
 
 /// Time limit derived from how long the original took: ten times that, at least a second.

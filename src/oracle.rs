@@ -367,6 +367,14 @@ pub struct Outcome {
     pub overhead: Duration,
 }
 
+/// The status a shell reports for a test that ended: its exit code, or 128 + the signal
+/// that killed it (a crashing program run as the test itself, not from a script).
+fn shell_status(status: ExitStatus) -> Option<i32> {
+    status
+        .code()
+        .or_else(|| status.signal().map(|signal| 128 + signal))
+}
+
 impl Outcome {
     /// The exit status in words: "exited 1", "was killed by signal 9", "timed out".
     pub fn describe_status(&self) -> String {
@@ -645,7 +653,7 @@ impl Oracle {
         let ended_as_wanted = if condition.timeout_is_interesting {
             timed_out
         } else {
-            !timed_out && !cancelled && status.and_then(|s| s.code()) == Some(condition.exit_code)
+            !timed_out && !cancelled && status.and_then(shell_status) == Some(condition.exit_code)
         };
         let tail = stderr.lock().map(|c| c.tail()).unwrap_or_default();
         Ok(Outcome {

@@ -596,26 +596,7 @@ fn strict_beside_non_simple(text: &str, function: Node) -> bool {
     let simple = parameters
         .named_children(&mut cursor)
         .all(|p| matches!(p.kind(), "identifier" | "comment"));
-    if simple {
-        return false;
-    }
-    let mut cursor = body.walk();
-    for statement in body.named_children(&mut cursor) {
-        if statement.kind() == "comment" {
-            continue;
-        }
-        let Some(string) = statement
-            .named_child(0)
-            .filter(|s| statement.kind() == "expression_statement" && s.kind() == "string")
-        else {
-            return false;
-        };
-        let literal = &text[string.byte_range()];
-        if literal.len() == 12 && &literal[1..11] == "use strict" {
-            return true;
-        }
-    }
-    false
+    !simple && strict_top(text, body)
 }
 
 /// Where `text` holds V8's native syntax (`%OptimizeFunctionOnNextCall(f)`, in engine
@@ -1085,8 +1066,8 @@ fn declaration(statement: Node) -> Option<Node> {
     }
 }
 
-/// True when the program `root` begins with a `'use strict'` directive: one of the string
-/// statements that open it.
+/// True when the program or function body `root` begins with a `'use strict'` directive:
+/// one of the string statements that open it.
 fn strict_top(text: &str, root: Node) -> bool {
     let mut cursor = root.walk();
     for statement in root.named_children(&mut cursor) {

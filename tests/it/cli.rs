@@ -171,6 +171,32 @@ fn empty_input_exits_2() {
     assert!(stderr(&out).contains("empty"), "{}", stderr(&out));
 }
 
+/// A file of blank lines (or a byte-order mark and spaces) is empty in every format: the
+/// same error, whatever its name says it is, before any test runs.
+#[test]
+fn whitespace_only_input_exits_2_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = dir.path().join("ran");
+    script(
+        dir.path(),
+        "t.sh",
+        &format!("touch '{}'\nexit 0", ran.display()),
+    );
+    for (name, text) in [
+        ("a.js", "\n\n\n"),
+        ("a.html", "  \n"),
+        ("a.txt", "\n \n"),
+        ("a.xml", "\u{feff}\n"),
+        ("a.json", "\t\r\n"),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        let out = treereduce(dir.path(), &[name, "./t.sh"]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(stderr(&out).contains("only whitespace"), "{}", stderr(&out));
+    }
+    assert!(!ran.exists(), "the test ran");
+}
+
 #[test]
 fn missing_or_non_executable_test_exits_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -703,6 +703,30 @@ fn deep_inputs_reduce_in_bounded_memory() {
     }
 }
 
+/// A test killed by a signal ends with 128 + the signal's number, as a shell reports it:
+/// `--exit-code 139` reduces for a program that crashes with a segmentation fault when it
+/// is the test itself.
+#[test]
+fn a_test_killed_by_a_signal_counts_as_128_plus_the_signal() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <b/>\n  <crash/>\n  <c/>\n</a>\n");
+    s.script("segv.sh", "grep -q crash \"$1\" && kill -SEGV $$\nexit 1");
+    let out = s.run(&[
+        "a.xml",
+        "./segv.sh",
+        "-q",
+        "--exit-code",
+        "139",
+        "-o",
+        "out.xml",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("out.xml"), "<crash/>");
+    let out = s.run(&["a.xml", "./segv.sh", "-q", "-o", "zero.xml"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("signal 11"), "{}", stderr(&out));
+}
+
 #[test]
 fn one_and_two_jobs_give_the_same_output() {
     let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/xml/mathml-notsubset");
