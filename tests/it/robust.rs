@@ -659,8 +659,9 @@ fn hundred_thousand_nested_elements_do_not_overflow() {
 }
 
 /// Deep inputs reduce in memory that grows with their size, not with its square: 100 000
-/// nested elements and 100 000 nested JavaScript arrays around what the test needs, and
-/// 20 000 nested blocks, each under a 2 GB limit on the address space. A rewrite list
+/// nested elements and 50 000 nested JavaScript arrays around what the test needs (the old
+/// code needed 2.5 GB for the arrays), and 20 000 nested blocks, each under a 2 GB limit
+/// on the address space. A rewrite list
 /// once wrote out what each unwrap left in its node's place (35 GB for the elements), the
 /// records of needed nodes were carried in time quadratic in the depth, and each block's
 /// hoists looked at every block inside it (six minutes for the blocks).
@@ -672,9 +673,10 @@ fn deep_inputs_reduce_in_bounded_memory() {
         "deep.xml",
         &format!("<r>{}<keep/>{}</r>\n", "<e>".repeat(n), "</e>".repeat(n)),
     );
+    let arrays = 50_000;
     s.write(
         "arrays.js",
-        &format!("{}keep{};\n", "[".repeat(n), "]".repeat(n)),
+        &format!("{}keep{};\n", "[".repeat(arrays), "]".repeat(arrays)),
     );
     let m = 20_000;
     s.write(
