@@ -264,19 +264,21 @@ impl Needed {
                 // The words a splice inside the node takes away were its own.
                 if record.guarded {
                     let spread = spread.get_or_insert_with(|| spread_of(base, splices));
-                    let outside = |&(first, last): &(usize, usize)| {
+                    // A word counts when a splice outside the node takes it.
+                    let taken_outside = |&(first, last): &(usize, usize)| {
                         inside.is_empty() || first < inside.start || last >= inside.end
                     };
                     // The node's words are read, or where it is large beside what the
                     // splices took (the outer ones of thousands of nested functions),
                     // the places of the words taken are looked up in it.
                     let gone = if own.len() <= spread.len().saturating_mul(16) {
-                        base.get(own.clone())
-                            .is_some_and(|t| words(t).any(|w| spread.get(w).is_some_and(outside)))
+                        base.get(own.clone()).is_some_and(|t| {
+                            words(t).any(|w| spread.get(w).is_some_and(taken_outside))
+                        })
                     } else {
                         let places = places.get_or_insert_with(|| places_of(base, spread));
                         spread.iter().any(|(word, span)| {
-                            outside(span)
+                            taken_outside(span)
                                 && places.get(word).is_some_and(|at| {
                                     let i = at.partition_point(|&p| p < own.start);
                                     at.get(i).is_some_and(|&p| p < own.end)

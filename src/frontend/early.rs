@@ -81,7 +81,7 @@ impl Checks {
             sloppy_top: !strict_top(text, root),
             labels: labels_ok(text, root, root),
             natives: natives_ok(text, root),
-            syntax: descendants(root).all(|n| syntax_at(text, n)),
+            syntax: syntax_ok(text, root),
         }
     }
 
@@ -134,7 +134,7 @@ impl Checks {
         if self.natives && !natives_ok(text, root) {
             return Some(NATIVES);
         }
-        if self.syntax && !descendants(root).all(|n| syntax_at(text, n)) {
+        if self.syntax && !syntax_ok(text, root) {
             return Some(SYNTAX);
         }
         None
@@ -260,7 +260,8 @@ fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
         } else {
             visit.class
         };
-        if SYNTAX_KINDS.contains(&kind) && !found.around.iter().any(|n| n.id() == node.id()) {
+        // Each node is visited once: through its parent, with the offsets inside it.
+        if SYNTAX_KINDS.contains(&kind) {
             found.around.push(node);
         }
         let mut rest = visit.offsets;
@@ -474,6 +475,11 @@ const SYNTAX_KINDS: &[&str] = &[
     "generator_function",
     "generator_function_declaration",
 ];
+
+/// True when no node below `root` is a syntax error that [`syntax_at`] finds.
+fn syntax_ok(text: &str, root: Node) -> bool {
+    descendants(root).all(|n| syntax_at(text, n))
+}
 
 /// False when `node` is a syntax error that tree-sitter's grammar lets through:
 /// - a `for` loop whose first clause holds an `in` outside any brackets (`for (0 in b;;)`,

@@ -46,7 +46,13 @@ impl Scratch {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_treereduce"));
+        self.command_of(env!("CARGO_BIN_EXE_treereduce"), args)
+    }
+
+    /// `program` with `args`, run in the folder with its `TMPDIR`, stdin closed, and
+    /// stdout and stderr read.
+    fn command_of(&self, program: &str, args: &[&str]) -> Command {
+        let mut command = Command::new(program);
         command
             .current_dir(self.path())
             .env("TMPDIR", self.tmpdir())
@@ -689,17 +695,14 @@ fn deep_inputs_reduce_in_bounded_memory() {
         ("arrays.js", "keep;\n"),
         ("blocks.js", "keep;\n"),
     ] {
-        let mut command = Command::new("sh");
-        command
-            .current_dir(s.path())
-            .env("TMPDIR", s.tmpdir())
-            .args(["-c", "ulimit -v 2000000 && exec \"$@\"", "sh"])
-            .arg(env!("CARGO_BIN_EXE_treereduce"))
-            .args([input, "./keep.sh", "-q", "-j", "1", "-o", "out"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let out = finish(command.spawn().unwrap(), 300);
+        let limited = ["-c", "ulimit -v 2000000 && exec \"$@\"", "sh"];
+        let binary = env!("CARGO_BIN_EXE_treereduce");
+        let reduce = [binary, input, "./keep.sh", "-q", "-j", "1", "-o", "out"];
+        let child = s
+            .command_of("sh", &[&limited[..], &reduce[..]].concat())
+            .spawn()
+            .unwrap();
+        let out = finish(child, 300);
         assert_eq!(out.status.code(), Some(0), "{input}: {}", stderr(&out));
         assert_eq!(s.read("out"), expected, "{input}");
     }
