@@ -68,7 +68,7 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
             // only there for that.
             if !carried.is_empty() && last_deletion && tag >= pos && blank(pos..tag) {
                 if let Some(separators) = tail.take() {
-                    take_separator(&mut out, separators);
+                    take_separator(base, &mut out, separators);
                 }
                 let kept = unshadowed(base, tag, &edit.text, &carried);
                 out.extend(kept.into_iter().map(|text| (start..start, text)));
@@ -81,7 +81,7 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
             carried.clear();
         }
         if let Some(separators) = tail.take() {
-            take_separator(&mut out, separators);
+            take_separator(base, &mut out, separators);
         }
         out.push((start..end, edit.text.as_str()));
         pos = end;
@@ -90,7 +90,7 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
         tail = edit.separators.as_deref().filter(|_| last_deletion);
     }
     if let Some(separators) = tail {
-        take_separator(&mut out, separators);
+        take_separator(base, &mut out, separators);
     }
     // Lines first: a line taken whole may join the deletions before and after it into
     // one run that empties a list (`{\n  a();\n  b(); c();\n}`).
@@ -321,28 +321,44 @@ fn take_lines<'e>(out: &mut Vec<(Range<usize>, &'e str)>, lines: &[&Line]) {
 /// `out`'s last splice deletes a separated list's last item: when it runs back to an item
 /// (the deletions just before it included) and begins after the separator before that
 /// item, the separator goes too.
-fn take_separator(out: &mut Vec<(Range<usize>, &str)>, separators: &[Separator]) {
+fn take_separator(base: &str, out: &mut Vec<(Range<usize>, &str)>, separators: &[Separator]) {
     let Some((run, _)) = out.pop() else {
         return;
     };
     let mut start = run.start;
-    // Deletions that end where the run begins are part of it.
+    // Deletions that end where the run begins are part of it, and so are those that end
+    // before it with only blanks between (an item's deletion that stops at the next line's
+    // indent): the separator looked for is the one before the first item they take. The
+    // blanks go with the separator; should it stay, they stay too.
+    let mut within: Vec<(Range<usize>, &str)> = Vec::new();
+    let mut reached = start;
     while let Some((before, text)) = out.last() {
-        if !text.is_empty() || before.end < start {
+        let blank = base
+            .get(before.end..reached)
+            .is_some_and(|gap| gap.bytes().all(|b| b.is_ascii_whitespace()));
+        if !text.is_empty() || !blank {
             break;
         }
-        start = start.min(before.start);
-        out.pop();
+        reached = before.start;
+        if within.is_empty() && before.end == start {
+            start = before.start;
+            out.pop();
+        } else if let Some(splice) = out.pop() {
+            within.push(splice);
+        }
     }
+    let found = separators
+        .get(separators.partition_point(|s| s.reach < reached))
+        .filter(|s| s.token.end <= reached && s.reach < run.end);
     // The separator whose item is the first one the run reaches.
-    let at = separators.partition_point(|s| s.reach < start);
-    let Some(separator) = separators
-        .get(at)
-        .filter(|s| s.token.end <= start && s.reach < run.end)
-    else {
+    let Some(separator) = found else {
+        // No separator to take: the deletions across blanks stay as they were.
+        out.extend(within.into_iter().rev());
         out.push((start..run.end, ""));
         return;
     };
+    let kept = start;
+    let start = reached;
     let token = separator.token.clone();
     // Splices between the separator and the run (a comment's deletion) stay where they are.
     let at = out.partition_point(|(span, _)| span.start < token.start);
@@ -364,7 +380,8 @@ fn take_separator(out: &mut Vec<(Range<usize>, &str)>, separators: &[Separator])
     let clear = before_clear && out.get(at).is_none_or(|(s, _)| s.start >= token.end);
     if !clear {
         // Something else was edited on the separator: leave it.
-        out.push((start..run.end, ""));
+        out.extend(within.into_iter().rev());
+        out.push((kept..run.end, ""));
     } else if start <= separator.joined {
         out.push((token.start..run.end, ""));
     } else {

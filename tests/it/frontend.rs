@@ -413,3 +413,37 @@ fn json_needs_a_value() {
     }
     assert!(json.is_valid("{} // c\n"));
 }
+
+/// Deleting the middle members of an object whose members are split over lines leaves
+/// no comma before the closing brace, and the cheap check does not say otherwise.
+#[test]
+fn json_member_deletions_across_lines_keep_the_commas_right() {
+    let text = "{\"a\":true,\n\"a\":\ntrue,\n \"a\":\n true,\"a\":true}\n";
+    let frontend = Format::Json.frontend();
+    let tree = frontend.parse(text).unwrap();
+    let members: Vec<Edit> = tree
+        .ids()
+        .map(|id| tree.node(id))
+        .filter(|n| n.depth == 2)
+        .filter_map(|n| n.deletion())
+        .collect();
+    assert_eq!(members.len(), 4, "{members:?}");
+    let strict = |t: &str| serde_json::from_str::<serde_json::Value>(t).is_ok();
+    for mask in 1..16u32 {
+        let edits: Vec<&Edit> = (0..4)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| &members[i])
+            .collect();
+        let candidate = render(text, &edits);
+        let cheap = frontend.deletions_stay_valid(text, &edits, &candidate);
+        assert!(
+            cheap != Some(true) || strict(&candidate),
+            "mask {mask:04b}: {candidate:?}"
+        );
+        assert_eq!(
+            frontend.is_valid_edited(text, &edits, &candidate),
+            strict(&candidate),
+            "mask {mask:04b}: {candidate:?}"
+        );
+    }
+}
