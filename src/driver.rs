@@ -703,6 +703,11 @@ impl<'a> Driver<'a> {
         // (`f(x)`, needing `x`, may still fail the same way as `f`), so in code they are
         // asked last, once the likely edits are at their fixed point, when most of them
         // are gone with the nodes those removed (a chain of `else if` hoisted away).
+        //
+        // In code, an edit that failed is left out while the text in and around its node
+        // stays the same (see `Needed::skips`); at the fixed point, a sweep asks those
+        // left out once more, so that the result is as 1-minimal as without. A change in
+        // it ends it, and the next fixed point is swept again.
         loop {
             let outcome = self.hdd();
             self.hdd_state = None;
@@ -710,20 +715,26 @@ impl<'a> Driver<'a> {
             let before = self.current.len();
             self.rewrites_from = before;
             self.rewrite_passes()?;
-            if self.current.len() != before {
+            let changed = if self.current.len() != before {
+                true
+            } else if self.frontend.needs_are_local() {
+                false
+            } else {
+                self.unlikely_too = true;
+                let outcome = self.rewrite_passes();
+                self.unlikely_too = false;
+                outcome?;
+                self.current.len() != before
+            };
+            if changed {
                 continue;
             }
-            if self.frontend.needs_are_local() {
+            if self.needed.sweeping() || !self.needed.any_left_out(key(&self.current)) {
                 break;
             }
-            self.unlikely_too = true;
-            let outcome = self.rewrite_passes();
-            self.unlikely_too = false;
-            outcome?;
-            if self.current.len() == before {
-                break;
-            }
+            self.needed.set_sweep(true);
         }
+        self.needed.set_sweep(false);
         self.shrink_pass()?;
         self.squeeze_pass()?;
         Ok(())
@@ -814,10 +825,10 @@ impl<'a> Driver<'a> {
                     settled.resize(at + 1, None);
                 }
                 if settled[at] != Some(self.accepted) {
-                    let lists = self.lists(tree, nodes, &self.needed);
+                    let lists = self.lists(&self.current, tree, nodes, &self.needed);
                     let chain = match probed {
                         Some(at) if at == depth => None,
-                        _ => self.chain(tree, index, depth, &lists, &self.needed),
+                        _ => self.chain(&self.current, tree, index, depth, &lists, &self.needed),
                     };
                     if let (Some(chain), Some(limit)) = (&chain, tree.limit())
                         && (chain.below + 1 >= limit || chain.unsure)
@@ -1040,6 +1051,7 @@ impl<'a> Driver<'a> {
     /// fails without the deepest node fails without any node of the chain.
     fn chain(
         &self,
+        text: &str,
         tree: &Tree,
         index: &[Vec<NodeId>],
         depth: u32,
@@ -1085,7 +1097,7 @@ impl<'a> Driver<'a> {
             .skip(depth as usize + 1)
         {
             let items: Vec<NodeId> = self
-                .lists(tree, nodes, needed)
+                .lists(text, tree, nodes, needed)
                 .into_iter()
                 .flatten()
                 .collect();
@@ -1168,7 +1180,9 @@ impl<'a> Driver<'a> {
             let asked = settled[depth] != Some(self.accepted);
             if asked {
                 let lists =
-                    self.lists_not_implied(&tree, nodes, &self.needed, |id| implied.contains(id));
+                    self.lists_not_implied(&self.current, &tree, nodes, &self.needed, |id| {
+                        implied.contains(id)
+                    });
                 let rolled_back = self.rollbacks;
                 let level = u32::try_from(depth).unwrap_or(u32::MAX);
                 if lists.iter().any(|list| !list.is_empty()) {
@@ -1247,7 +1261,7 @@ impl<'a> Driver<'a> {
             }
             if !settled(above) {
                 let implied = |id: &NodeId| known.contains(id) || more.contains(id);
-                let lists = self.lists_not_implied(tree, nodes, needed, implied);
+                let lists = self.lists_not_implied(&self.current, tree, nodes, needed, implied);
                 let found = deletions(tree, &lists).into_iter().find(|l| !l.is_empty());
                 if let Some(items) = found {
                     return Ahead::Found(items);
@@ -1304,26 +1318,38 @@ impl<'a> Driver<'a> {
     /// [`Driver::hdd_bottom_up`]).
     fn lists_not_implied(
         &self,
+        text: &str,
         tree: &Tree,
         nodes: &[NodeId],
         needed: &Needed,
         implied: impl Fn(&NodeId) -> bool,
     ) -> Vec<Vec<NodeId>> {
-        self.lists(tree, nodes, needed)
+        self.lists(text, tree, nodes, needed)
             .into_iter()
             .map(|list| list.into_iter().filter(|id| !implied(id)).collect())
             .collect()
     }
 
     /// The deletion lists of one depth, without the nodes known to be `needed`.
-    fn lists(&self, tree: &Tree, nodes: &[NodeId], needed: &Needed) -> Vec<Vec<NodeId>> {
+    fn lists(
+        &self,
+        text: &str,
+        tree: &Tree,
+        nodes: &[NodeId],
+        needed: &Needed,
+    ) -> Vec<Vec<NodeId>> {
+        // A sweep tells the edits left out from those asked on this very text.
+        let text_key = needed.sweeping().then(|| key(text));
         let nodes: Vec<NodeId> = nodes
             .iter()
             .copied()
             .filter(|&id| {
                 let node = tree.node(id);
+                // Known to be needed, or to have failed where it stands (code).
+                let known = needed.holds(node, needed::DELETE)
+                    || needed.skips(text, text_key, node, needed::DELETE);
                 node.deletable()
-                    && !needed.holds(node, needed::DELETE)
+                    && !known
                     && !(self.frontend.needs_are_local()
                         && needed.deleted_by(&deletion_edits(node)))
             })
@@ -1439,7 +1465,8 @@ impl<'a> Driver<'a> {
             let tree = self.parse_current()?;
             if rank == 0 {
                 // HDD* is at its fixed point: every node it could delete is needed.
-                self.needed.record_all(&tree);
+                self.needed
+                    .record_all(&self.current, key(&self.current), &tree);
             }
             if !tree.ids().any(|id| tree.node(id).alternatives.len() > rank) {
                 return Ok(());
@@ -1583,10 +1610,15 @@ impl<'a> Driver<'a> {
         let calls_before = self.stats.oracle_calls;
         let size_before = self.current.len();
         let base = self.current.clone();
-        self.pass_name = name.to_string();
+        // The passes of a sweep (see `all_passes`) are told apart in the figures.
+        let name = match self.needed.sweeping() {
+            true => format!("{name} (sweep)"),
+            false => name.to_string(),
+        };
         if let Some(progress) = &self.progress {
-            progress.update(self.current.len(), name);
+            progress.update(self.current.len(), &name);
         }
+        self.pass_name.clone_from(&name);
         let mut committed: Vec<Edit> = Vec::new();
         let mut outcome = Ok(());
         for (i, items) in lists.iter().enumerate() {
@@ -1614,7 +1646,7 @@ impl<'a> Driver<'a> {
             self.needed.carry(&base, &splices(&base, &edits));
         }
         self.stats.passes.push(PassStats {
-            name: name.to_string(),
+            name,
             calls: self.stats.oracle_calls - calls_before,
             bytes_removed: size_before.saturating_sub(self.current.len()),
         });
@@ -1867,11 +1899,16 @@ impl<'a> Driver<'a> {
         if let (Some(subjects), Ok(()), Ok(true), None) = (subjects, &result, &verified, patience) {
             let edits: Vec<&Edit> = committed[list_start..].iter().collect();
             let splices = splices(base, &edits);
+            // In code, each item kept is remembered as failed, with the text the list left.
+            let code = (!self.frontend.needs_are_local()).then(|| key(&self.current));
             for i in strategy.kept() {
-                if let Some(subject) = subjects.get(i)
-                    && !touches(&splices, subject.parent())
-                {
-                    self.needed.record(subject);
+                if let Some(subject) = subjects.get(i) {
+                    if let Some(after) = code {
+                        self.needed.failed(base, subject, after);
+                    }
+                    if !touches(&splices, subject.parent()) {
+                        self.needed.record(subject);
+                    }
                 }
             }
         }
@@ -2445,7 +2482,7 @@ impl<'a> Driver<'a> {
                     fresh = true;
                     dense = false;
                     let tree = self.frontend.parse(text).ok()?;
-                    needed.record_all(&tree);
+                    needed.record_all(text, key(text), &tree);
                     rewrites_from = text.len();
                     following = Following::Rewrite(0);
                     continue;
@@ -2477,6 +2514,20 @@ impl<'a> Driver<'a> {
                             fresh = true;
                             unlikely = false;
                             dense = false;
+                            needed.set_sweep(false);
+                            following = Following::Depth(1);
+                            continue;
+                        }
+                        // As in `all_passes`: at code's first fixed point with edits
+                        // left out as failed, the passes run again asking them all.
+                        None if unlikely
+                            && !needed.sweeping()
+                            && needed.any_left_out(key(text)) =>
+                        {
+                            fresh = true;
+                            unlikely = false;
+                            dense = false;
+                            needed.set_sweep(true);
                             following = Following::Depth(1);
                             continue;
                         }
@@ -2583,7 +2634,7 @@ impl<'a> Driver<'a> {
             // After a chain's probe took its deepest node, no depth is settled.
             let found = (depth as usize..index.len())
                 .filter(|&at| unsettled || !self.settled_at(at, unchanged))
-                .map(|at| (at, self.lists(&tree, &index[at], needed)))
+                .map(|at| (at, self.lists(text, &tree, &index[at], needed)))
                 .find(|(_, lists)| lists.iter().any(|list| !list.is_empty()));
             let Some((at, lists)) = found else {
                 // As in `hdd`: a tree cut at its last depth is built twice as deep.
@@ -2597,7 +2648,7 @@ impl<'a> Driver<'a> {
             let Ok(at) = u32::try_from(at) else {
                 return DepthList::Unknown;
             };
-            let chain = self.chain(&tree, &index, at, &lists, needed);
+            let chain = self.chain(text, &tree, &index, at, &lists, needed);
             let search = gallop.filter(|g| g.head == at).unwrap_or(Gallop::new(at));
             let items = match (chain, tree.limit()) {
                 // As in `hdd`: a chain reaching the depth the tree was built to asks for a
@@ -3205,9 +3256,13 @@ fn rewrites(
     unlikely_too: bool,
 ) -> (Vec<Vec<Edit>>, Vec<Subject>) {
     let what = needed::rewrite(rank);
+    let text_key = needed.sweeping().then(|| key(text));
     let (items, subjects): (Vec<_>, Vec<_>) = tree
         .ids()
-        .filter(|&id| !needed.holds(tree.node(id), what))
+        .filter(|&id| {
+            let node = tree.node(id);
+            !needed.holds(node, what) && !needed.skips(text, text_key, node, what)
+        })
         .filter_map(|id| {
             let edits = tree.node(id).alternatives.get(rank)?;
             // A hoist that throws away a needed node (an `if` replaced by its consequent,

@@ -91,9 +91,87 @@ impl Subject {
 #[derive(Debug, Clone, Default)]
 pub struct Needed {
     by_span: BTreeMap<(usize, usize), Vec<Record>>,
+    /// Edits of code that failed, by what they change and the text around them (see
+    /// [`Needed::skips`]), each with the hash of the whole text it last failed on:
+    /// kept whatever edits elsewhere did.
+    failed: BTreeMap<u128, u128>,
+    /// While true, only the edits left out as failed are asked (see [`Needed::skips`]).
+    sweep: bool,
+}
+
+/// How many bytes on either side of a node its failed edits' signatures take in.
+const AROUND: usize = 24;
+
+/// The signature of edit `what` of the node `label` spanning `span` of `text`: what it
+/// changes and the bytes around it.
+fn signature(text: &str, span: &Range<usize>, label: &str, what: u32) -> u128 {
+    let mut start = span.start.saturating_sub(AROUND);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = span.end.saturating_add(AROUND).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    hasher.update(&what.to_le_bytes());
+    hasher.update(label.as_bytes());
+    hasher.update(&[0]);
+    hasher.update(&(span.start - start).to_le_bytes());
+    hasher.update(&(end - span.end).to_le_bytes());
+    hasher.update(text.get(start..end).unwrap_or_default().as_bytes());
+    hasher.digest128()
 }
 
 impl Needed {
+    /// Remembers that `subject`'s edit failed on `text` (the text its span indexes), for
+    /// [`Needed::skips`]; `after` is the hash of the text the list that asked it left.
+    pub fn failed(&mut self, text: &str, subject: &Subject, after: u128) {
+        let record = &subject.record;
+        let signature = signature(text, &subject.span, &record.label, record.what);
+        self.failed.insert(signature, after);
+    }
+
+    /// True when edit `what` of `node` (of `text`, whose hash is `text_key`) is not to be
+    /// asked, as far as failures are concerned. Outside a sweep: when it failed before on
+    /// a text that was the same in and around the node, whatever edits elsewhere did
+    /// since. Code is not monotone, and an edit elsewhere may let it go after all, but
+    /// seldom does, so the passes leave it out until their fixed point. In a sweep (see
+    /// [`Needed::set_sweep`]) only such edits are asked: those left out since their last
+    /// failure, which the text has changed since (the others were asked on it).
+    /// `text_key` is only read in a sweep; without it the sweep asks every failed edit.
+    pub fn skips(&self, text: &str, text_key: Option<u128>, node: &Node, what: u32) -> bool {
+        if self.failed.is_empty() {
+            return self.sweep;
+        }
+        let failed = self
+            .failed
+            .get(&signature(text, &node.span, &node.label, what));
+        match (failed, self.sweep) {
+            (failed, false) => failed.is_some(),
+            (None, true) => true,
+            (Some(&on), true) => text_key == Some(on),
+        }
+    }
+
+    /// True when edits failed on an earlier text than the one whose hash is `text_key`:
+    /// some may have been left out since (see [`Needed::skips`]).
+    pub fn any_left_out(&self, text_key: u128) -> bool {
+        self.failed.values().any(|&on| on != text_key)
+    }
+
+    /// True during a sweep (see [`Needed::set_sweep`]).
+    pub fn sweeping(&self) -> bool {
+        self.sweep
+    }
+
+    /// Starts or ends a sweep, in which only the edits left out as failed are asked (see
+    /// [`Needed::skips`]). Any edit carried (see [`Needed::carry`]) ends it: after a
+    /// change, the passes ask as usual.
+    pub fn set_sweep(&mut self, on: bool) {
+        self.sweep = on;
+    }
+
     /// Forgets every record.
     pub fn clear(&mut self) {
         self.by_span.clear();
@@ -120,12 +198,18 @@ impl Needed {
         }
     }
 
-    /// Records every deletable node of `tree` (whitespace aside) as needed. `tree` must
-    /// be whole.
-    pub fn record_all(&mut self, tree: &Tree) {
+    /// Records every deletable node of `tree` (of `text`, whose hash is `text_key`;
+    /// whitespace aside) as needed, but for those left out as failed on an earlier text:
+    /// those the last lists did not ask. `tree` must be whole.
+    pub fn record_all(&mut self, text: &str, text_key: u128, tree: &Tree) {
         for id in tree.ids() {
             let node = tree.node(id);
-            if !node.deletable() {
+            let left_out = || {
+                self.failed
+                    .get(&signature(text, &node.span, &node.label, DELETE))
+                    .is_some_and(|&on| on != text_key)
+            };
+            if !node.deletable() || (!self.failed.is_empty() && left_out()) {
                 continue;
             }
             if let Some(subject) = Subject::of(tree, id, DELETE) {
@@ -217,8 +301,11 @@ impl Needed {
     /// Moves the records to the text that `splices` (disjoint, ascending replacements of
     /// the current text, as [`crate::render::splices`] gives them) make, dropping those
     /// whose parent a splice touches, but for a deletion's record the splices inside its
-    /// node.
+    /// node. A change ends a sweep.
     pub fn carry(&mut self, base: &str, splices: &[(Range<usize>, &str)]) {
+        if !splices.is_empty() {
+            self.sweep = false;
+        }
         if splices.is_empty() || self.by_span.is_empty() {
             return;
         }
@@ -410,7 +497,7 @@ mod tests {
     /// Records the whole tree of `text`, applies `edits` and returns the new text.
     fn carried(needed: &mut Needed, text: &str, edits: &[Edit]) -> String {
         let tree = xml().parse(text).expect("parses");
-        needed.record_all(&tree);
+        needed.record_all(text, 0, &tree);
         let edits: Vec<&Edit> = edits.iter().collect();
         needed.carry(text, &splices(text, &edits));
         render(text, &edits)
@@ -528,7 +615,7 @@ mod tests {
     fn a_node_with_the_same_span_and_another_label_is_not_held() {
         let text = "<r><a/></r>";
         let mut needed = Needed::default();
-        needed.record_all(&xml().parse(text).expect("parses"));
+        needed.record_all(text, 0, &xml().parse(text).expect("parses"));
         let mut other = xml().parse("<r><b/></r>").expect("parses");
         let b = other
             .ids()
@@ -543,7 +630,7 @@ mod tests {
     fn deletions_that_take_away_a_needed_node_are_seen() {
         let text = "<r><a><b/></a><c/></r>";
         let mut needed = Needed::default();
-        needed.record_all(&xml().parse(text).expect("parses"));
+        needed.record_all(text, 0, &xml().parse(text).expect("parses"));
         let b = span_of(text, "<b/>");
         // The node itself, or more.
         assert!(needed.deleted_by(&[Edit::delete(b.clone())]));
@@ -575,7 +662,7 @@ mod tests {
     fn a_rewritten_node_releases_everything_inside_it() {
         let text = "<r><p><m><i v=\"x\">E</i></m></p><q/></r>";
         let mut needed = Needed::default();
-        needed.record_all(&xml().parse(text).expect("parses"));
+        needed.record_all(text, 0, &xml().parse(text).expect("parses"));
         needed.release_within(&span_of(text, "<p><m><i v=\"x\">E</i></m></p>"));
         assert_eq!(held(&needed, text), vec!["q@<q/>".to_string()]);
     }

@@ -626,3 +626,41 @@ fn emptied_cdata_sections_go() {
     );
     assert_eq!(result, "<a><![CDATA[KEEP]]></a>");
 }
+
+/// In code, a deletion that failed is left out while the text in and around its node
+/// stays the same, and asked once more at the fixed point: `alpha;` may only go once
+/// `beta;` has gone, far from it, so it waits for the sweep (after the rewrites asked
+/// with it still there) rather than being asked in every round, and still goes.
+#[test]
+fn a_failed_edit_in_code_waits_for_the_sweep_and_still_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("asked");
+    std::fs::write(
+        dir.path().join("in.js"),
+        "alpha;\nfunction the_function_with_a_long_name() {\n  beta;\n  keep;\n}\n",
+    )
+    .unwrap();
+    let body = format!(
+        "tr -d ' \\n' < \"$1\" >> '{log}'\necho >> '{log}'\n\
+         tr -d '\\n' < \"$1\" | grep -q 'function.*keep' && \
+         {{ grep -q alpha \"$1\" || ! grep -q beta \"$1\"; }}",
+        log = log.display()
+    );
+    script(dir.path(), "t.sh", &body);
+    let out = treereduce(
+        dir.path(),
+        &["in.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    assert_eq!(
+        result,
+        "function the_function_with_a_long_name() {\n  keep;\n}\n"
+    );
+    let asked = std::fs::read_to_string(&log).unwrap();
+    let asked: Vec<&str> = asked.lines().collect();
+    let at = |text: &str| asked.iter().position(|a| *a == text);
+    let sweep = at("functionthe_function_with_a_long_name(){keep;}");
+    let rewrite = at("alpha;{keep;}");
+    assert!(rewrite.is_some() && sweep > rewrite, "{asked:?}");
+}
