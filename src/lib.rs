@@ -93,11 +93,20 @@ impl Config {
         }
     }
 
-    /// Where the result goes: `output`, or `<stem>.reduced.<ext>` beside the input.
+    /// Where the result goes: `output`, or `<stem>.reduced.<ext>` beside the input; in
+    /// `output` when it is a folder (one that exists, or a path ending in `/`).
     pub fn output_path(&self) -> PathBuf {
-        self.output
-            .clone()
-            .unwrap_or_else(|| output::default_path(&self.input))
+        let default = output::default_path(&self.input);
+        match &self.output {
+            Some(path) if path.is_dir() || path.as_os_str().as_encoded_bytes().ends_with(b"/") => {
+                match default.file_name() {
+                    Some(name) => path.join(name),
+                    None => path.clone(),
+                }
+            }
+            Some(path) => path.clone(),
+            None => default,
+        }
     }
 }
 

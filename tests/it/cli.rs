@@ -280,6 +280,27 @@ fn output_equal_to_input_is_refused() {
     );
 }
 
+/// An output that names a folder gets the default name in it, as `cp` would; a folder
+/// that does not exist is an error before any work, not a file by that name.
+#[test]
+fn an_output_folder_takes_the_default_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("page.xml"), "<a><b/><keep/></a>\n").unwrap();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    script(dir.path(), "t.sh", "grep -q keep \"$1\"");
+    for given in ["out", "out/"] {
+        let out = treereduce(dir.path(), &["page.xml", "./t.sh", "-q", "-o", given]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let written = dir.path().join("out/page.reduced.xml");
+        assert_eq!(std::fs::read_to_string(&written).unwrap(), "<keep/>");
+        std::fs::remove_file(written).unwrap();
+    }
+    let out = treereduce(dir.path(), &["page.xml", "./t.sh", "-q", "-o", "missing/"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("missing"), "{}", stderr(&out));
+    assert!(!dir.path().join("missing").exists());
+}
+
 #[test]
 fn default_output_beside_input_and_placeholder_argument() {
     let dir = tempfile::tempdir().unwrap();
