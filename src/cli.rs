@@ -71,11 +71,11 @@ pub struct Cli {
     pub jobs: Option<usize>,
     /// Time limit per test in seconds (fractions allowed) [default: 10x the original's run
     /// time, at least 1 s]; a test that runs longer counts as uninteresting.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// The exit status that means "interesting"; a test killed by signal S ends with
     /// status 128+S, as a shell reports it (139 for a segmentation fault).
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=255))]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(0..=255))]
     pub exit_code: i32,
     /// Interesting only if the test's stdout or stderr also matches this regular
     /// expression (searched in the first and the last 2 MiB of each stream).

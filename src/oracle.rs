@@ -568,7 +568,9 @@ impl Oracle {
             if interrupted() {
                 return Err(Error::Interrupted);
             }
-            let child = command.spawn().map_err(|e| self.fail(start_error(&e)))?;
+            let child = command
+                .spawn()
+                .map_err(|e| self.fail(start_error(&e, &self.config.command)))?;
             let group = i32::try_from(child.id()).unwrap_or(i32::MAX);
             registry.groups.push(group);
             registry.calls.push(call);
@@ -676,14 +678,30 @@ impl Oracle {
     }
 }
 
-/// Why a test could not start, with what to do when the cause is a common one.
-fn start_error(e: &std::io::Error) -> String {
+/// Why the test `command` could not start, with what to do when the cause is a common one.
+fn start_error(e: &std::io::Error, command: &Path) -> String {
     // ENOEXEC: an executable text without a `#!` line (a shell would have run it as sh).
     if e.raw_os_error() == Some(8) {
-        format!("cannot start it: {e}; a script needs a first line such as #!/bin/sh")
-    } else {
-        format!("cannot start it: {e}")
+        return format!("cannot start it: {e}; a script needs a first line such as #!/bin/sh");
     }
+    // ENOENT for a file that exists: the interpreter its `#!` line names does not.
+    if e.raw_os_error() == Some(2)
+        && let Some(interpreter) = interpreter_of(command)
+    {
+        return format!("cannot start it: its #! line names {interpreter}, which does not exist");
+    }
+    format!("cannot start it: {e}")
+}
+
+/// The interpreter the `#!` line of the file `path` names, if it has one.
+fn interpreter_of(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let line = head[..read].strip_prefix(b"#!")?;
+    let line = line.split(|&b| b == b'\n').next()?;
+    let line = String::from_utf8_lossy(line);
+    line.split_whitespace().next().map(str::to_string)
 }
 
 impl Drop for Oracle {
@@ -818,6 +836,11 @@ fn resolve_command(command: &Path) -> Result<PathBuf> {
             Some(found) => found,
             // A file here that is not executable: say so below rather than "not found".
             None if command.is_file() => absolute(command)?,
+            None if command.is_dir() => {
+                return Err(err(String::from(
+                    "it is a folder here, and no program on PATH",
+                )));
+            }
             None => return Err(err(String::from("not found here nor on PATH"))),
         }
     };

@@ -567,6 +567,32 @@ fn a_script_without_a_shebang_is_explained() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// A script whose `#!` line names an interpreter that does not exist is explained as such
+/// (the system only says "No such file or directory", of a file that is there), and a
+/// bare test name that is a folder here is called one.
+#[test]
+fn a_missing_interpreter_and_a_folder_as_test_are_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.txt"), "a\nb\n").unwrap();
+    script(dir.path(), "t.sh", "exit 0");
+    let path = dir.path().join("t.sh");
+    let body = std::fs::read_to_string(&path).unwrap();
+    let (_, rest) = body.split_once('\n').unwrap();
+    std::fs::write(&path, format!("#!/nonexistent/sh -e\n{rest}")).unwrap();
+    let out = treereduce(dir.path(), &["in.txt", "./t.sh", "-q"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("/nonexistent/sh, which does not exist"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::create_dir(dir.path().join("checks")).unwrap();
+    let out = treereduce(dir.path(), &["in.txt", "checks", "-q"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stderr(&out).contains("a folder"), "{}", stderr(&out));
+}
+
 /// A page whose name does not say it is HTML (`.saved`) but that begins like one is
 /// reduced as HTML when it is not well-formed XML, and the run says why it is not reduced
 /// as XML in one note on stderr (with where the XML parser stopped: an XHTML page with one

@@ -902,7 +902,7 @@ fn absurd_timeouts_are_usage_errors() {
     let s = Scratch::new();
     s.write("a.xml", "<a><keep/></a>");
     s.script("t.sh", "grep -q keep \"$1\"");
-    for t in ["1e300", "1e19", "18446744073709551616", "1e-300"] {
+    for t in ["1e300", "1e19", "18446744073709551616", "1e-300", "-1", "0"] {
         let out = s.run(&["a.xml", "./t.sh", "--timeout", t]);
         assert_eq!(out.status.code(), Some(2), "{t}: {}", stderr(&out));
         assert!(stderr(&out).contains("--timeout"), "{t}: {}", stderr(&out));
