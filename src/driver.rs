@@ -1330,7 +1330,8 @@ impl<'a> Driver<'a> {
             .collect()
     }
 
-    /// The deletion lists of one depth, without the nodes known to be `needed`.
+    /// The deletion lists of one depth, without the nodes known to be `needed` or left out
+    /// as failed (see [`Needed::skips`]).
     fn lists(
         &self,
         text: &str,
@@ -1345,13 +1346,16 @@ impl<'a> Driver<'a> {
             .copied()
             .filter(|&id| {
                 let node = tree.node(id);
-                // Known to be needed, or to have failed where it stands (code).
+                if !node.deletable() {
+                    return false;
+                }
+                // Known to be needed, or to have failed where it stands (code), or (in
+                // markup) to take away a needed node.
                 let known = needed.holds(node, needed::DELETE)
-                    || needed.skips(text, text_key, node, needed::DELETE);
-                node.deletable()
-                    && !known
-                    && !(self.frontend.needs_are_local()
-                        && needed.deleted_by(&deletion_edits(node)))
+                    || needed.skips(text, text_key, node, needed::DELETE)
+                    || (self.frontend.needs_are_local()
+                        && needed.deleted_by(&deletion_edits(node)));
+                !known
             })
             .collect();
         match self.options.grouping {
