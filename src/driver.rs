@@ -729,7 +729,14 @@ impl<'a> Driver<'a> {
             if changed {
                 continue;
             }
-            if self.needed.sweeping() || !self.needed.any_left_out(key(&self.current)) {
+            if self.needed.sweeping() || !self.needed.any_failed() {
+                break;
+            }
+            let tree = self.parse_current()?;
+            if !self
+                .needed
+                .any_left_out(&self.current, key(&self.current), &tree)
+            {
                 break;
             }
             self.needed.set_sweep(true);
@@ -1067,6 +1074,20 @@ impl<'a> Driver<'a> {
         if list.len() > WIDE {
             return None;
         }
+        // In code, a node left out as failed (see `Needed::skips`) still stands beside the
+        // chain, which is then not bare; and in a sweep, whose lists hold only those, the
+        // chain's other nodes are not asked.
+        let local = self.frontend.needs_are_local();
+        let all = |nodes: &[NodeId]| self.lists_with(text, tree, nodes, needed, local);
+        let beside_left_out = || {
+            let at_head: usize = index
+                .get(depth as usize)
+                .map_or(0, |nodes| all(nodes).iter().map(Vec::len).sum());
+            at_head != list.len()
+        };
+        if !local && (needed.sweeping() || beside_left_out()) {
+            return None;
+        }
         let (inner, beside): (Vec<NodeId>, Vec<NodeId>) =
             list.iter().partition(|&&id| holds_deletable(tree, id));
         // Nodes that only may hold something deletable (the tree was cut under them) make
@@ -1096,11 +1117,7 @@ impl<'a> Driver<'a> {
             .take(built)
             .skip(depth as usize + 1)
         {
-            let items: Vec<NodeId> = self
-                .lists(text, tree, nodes, needed)
-                .into_iter()
-                .flatten()
-                .collect();
+            let items: Vec<NodeId> = all(nodes).into_iter().flatten().collect();
             if items.len() > WIDE {
                 open = false;
                 break;
@@ -1339,8 +1356,20 @@ impl<'a> Driver<'a> {
         nodes: &[NodeId],
         needed: &Needed,
     ) -> Vec<Vec<NodeId>> {
+        self.lists_with(text, tree, nodes, needed, true)
+    }
+
+    /// As [`Driver::lists`], with the nodes left out as failed unless `skipping` is false.
+    fn lists_with(
+        &self,
+        text: &str,
+        tree: &Tree,
+        nodes: &[NodeId],
+        needed: &Needed,
+        skipping: bool,
+    ) -> Vec<Vec<NodeId>> {
         // A sweep tells the edits left out from those asked on this very text.
-        let text_key = needed.sweeping().then(|| key(text));
+        let text_key = (skipping && needed.sweeping()).then(|| key(text));
         let nodes: Vec<NodeId> = nodes
             .iter()
             .copied()
@@ -1352,7 +1381,7 @@ impl<'a> Driver<'a> {
                 // Known to be needed, or to have failed where it stands (code), or (in
                 // markup) to take away a needed node.
                 let known = needed.holds(node, needed::DELETE)
-                    || needed.skips(text, text_key, node, needed::DELETE)
+                    || (skipping && needed.skips(text, text_key, node, needed::DELETE))
                     || (self.frontend.needs_are_local()
                         && needed.deleted_by(&deletion_edits(node)));
                 !known
@@ -1903,12 +1932,22 @@ impl<'a> Driver<'a> {
         if let (Some(subjects), Ok(()), Ok(true), None) = (subjects, &result, &verified, patience) {
             let edits: Vec<&Edit> = committed[list_start..].iter().collect();
             let splices = splices(base, &edits);
-            // In code, each item kept is remembered as failed, with the text the list left.
+            // In code, each item kept is remembered as failed, with the text the list left
+            // and where the node begins in it.
             let code = (!self.frontend.needs_are_local()).then(|| key(&self.current));
+            let moved = |at: usize| {
+                splices
+                    .iter()
+                    .take_while(|(span, _)| span.end <= at)
+                    .fold(at, |at, (span, put)| {
+                        (at + put.len()).saturating_sub(span.len())
+                    })
+            };
             for i in strategy.kept() {
                 if let Some(subject) = subjects.get(i) {
                     if let Some(after) = code {
-                        self.needed.failed(base, subject, after);
+                        let at = moved(subject.span().start);
+                        self.needed.failed(base, subject, after, at);
                     }
                     if !touches(&splices, subject.parent()) {
                         self.needed.record(subject);
@@ -2526,7 +2565,7 @@ impl<'a> Driver<'a> {
                         // left out as failed, the passes run again asking them all.
                         None if unlikely
                             && !needed.sweeping()
-                            && needed.any_left_out(key(text)) =>
+                            && needed.any_left_out(text, key(text), &tree) =>
                         {
                             fresh = true;
                             unlikely = false;
@@ -3265,7 +3304,9 @@ fn rewrites(
         .ids()
         .filter(|&id| {
             let node = tree.node(id);
-            !needed.holds(node, what) && !needed.skips(text, text_key, node, what)
+            node.alternatives.len() > rank
+                && !needed.holds(node, what)
+                && !needed.skips(text, text_key, node, what)
         })
         .filter_map(|id| {
             let edits = tree.node(id).alternatives.get(rank)?;

@@ -92,9 +92,9 @@ impl Subject {
 pub struct Needed {
     by_span: BTreeMap<(usize, usize), Vec<Record>>,
     /// Edits of code that failed, by what they change and the text around them (see
-    /// [`Needed::skips`]), each with the hash of the whole text it last failed on:
-    /// kept whatever edits elsewhere did.
-    failed: BTreeMap<u128, u128>,
+    /// [`Needed::skips`]), each with where it was last asked: the hash of the whole text
+    /// its list left, and where the node begins in it. Kept whatever edits elsewhere did.
+    failed: BTreeMap<u128, (u128, usize)>,
     /// While true, only the edits left out as failed are asked (see [`Needed::skips`]).
     sweep: bool,
 }
@@ -102,34 +102,60 @@ pub struct Needed {
 /// How many bytes on either side of a node its failed edits' signatures take in.
 const AROUND: usize = 24;
 
+/// How many bytes of a node's start and of its end its failed edits' signatures take in
+/// (with its length): a signature costs the same for a node of any size.
+const ENDS: usize = 32;
+
 /// The signature of edit `what` of the node `label` spanning `span` of `text`: what it
-/// changes and the bytes around it.
+/// changes, the node's length and ends, and the bytes around it.
 fn signature(text: &str, span: &Range<usize>, label: &str, what: u32) -> u128 {
-    let mut start = span.start.saturating_sub(AROUND);
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = span.end.saturating_add(AROUND).min(text.len());
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
+    let bytes = text.as_bytes();
+    let before = span.start.saturating_sub(AROUND);
+    let after = span.end.saturating_add(AROUND).min(bytes.len());
+    let head = span.end.min(span.start.saturating_add(ENDS));
+    let tail = span.start.max(span.end.saturating_sub(ENDS));
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
     hasher.update(&what.to_le_bytes());
     hasher.update(label.as_bytes());
     hasher.update(&[0]);
-    hasher.update(&(span.start - start).to_le_bytes());
-    hasher.update(&(end - span.end).to_le_bytes());
-    hasher.update(text.get(start..end).unwrap_or_default().as_bytes());
+    for n in [span.len(), span.start - before, after - span.end] {
+        hasher.update(&n.to_le_bytes());
+    }
+    for piece in [before..head, tail..after] {
+        hasher.update(bytes.get(piece).unwrap_or_default());
+    }
     hasher.digest128()
 }
 
 impl Needed {
     /// Remembers that `subject`'s edit failed on `text` (the text its span indexes), for
-    /// [`Needed::skips`]; `after` is the hash of the text the list that asked it left.
-    pub fn failed(&mut self, text: &str, subject: &Subject, after: u128) {
+    /// [`Needed::skips`]; `after` is the hash of the text the list that asked it left, and
+    /// `at` where the node begins in that text.
+    pub fn failed(&mut self, text: &str, subject: &Subject, after: u128, at: usize) {
         let record = &subject.record;
         let signature = signature(text, &subject.span, &record.label, record.what);
-        self.failed.insert(signature, after);
+        self.failed.insert(signature, (after, at));
+    }
+
+    /// True when edits were remembered as failed (see [`Needed::failed`]).
+    pub fn any_failed(&self) -> bool {
+        !self.failed.is_empty()
+    }
+
+    /// Where edit `what` of `node` (of `text`) last failed, when it did where it stands.
+    fn failure(&self, text: &str, node: &Node, what: u32) -> Option<(u128, usize)> {
+        if self.failed.is_empty() {
+            return None;
+        }
+        let signature = signature(text, &node.span, &node.label, what);
+        self.failed.get(&signature).copied()
+    }
+
+    /// True when edit `what` of `node` of `text` (whose hash is `text_key`) failed where it
+    /// stands, but was not asked on this very text, there: it was left out since.
+    fn left_out(&self, text: &str, text_key: u128, node: &Node, what: u32) -> bool {
+        self.failure(text, node, what)
+            .is_some_and(|last| last != (text_key, node.span.start))
     }
 
     /// True when edit `what` of `node` (of `text`, whose hash is `text_key`) is not to be
@@ -137,27 +163,40 @@ impl Needed {
     /// a text that was the same in and around the node, whatever edits elsewhere did
     /// since. Code is not monotone, and an edit elsewhere may let it go after all, but
     /// seldom does, so the passes leave it out until their fixed point. In a sweep (see
-    /// [`Needed::set_sweep`]) only such edits are asked: those left out since their last
-    /// failure, which the text has changed since (the others were asked on it).
-    /// `text_key` is only read in a sweep; without it the sweep asks every failed edit.
+    /// [`Needed::set_sweep`]) only such edits are asked: those left out since, not asked
+    /// on this very text where the node stands. `text_key` is only read in a sweep;
+    /// without it the sweep asks every failed edit.
     pub fn skips(&self, text: &str, text_key: Option<u128>, node: &Node, what: u32) -> bool {
-        if self.failed.is_empty() {
-            return self.sweep;
+        if !self.sweep {
+            return self.failure(text, node, what).is_some();
         }
-        let failed = self
-            .failed
-            .get(&signature(text, &node.span, &node.label, what));
-        match (failed, self.sweep) {
-            (failed, false) => failed.is_some(),
-            (None, true) => true,
-            (Some(&on), true) => text_key == Some(on),
+        match (self.failure(text, node, what), text_key) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(last), Some(key)) => last == (key, node.span.start),
         }
     }
 
-    /// True when edits failed on an earlier text than the one whose hash is `text_key`:
-    /// some may have been left out since (see [`Needed::skips`]).
-    pub fn any_left_out(&self, text_key: u128) -> bool {
-        self.failed.values().any(|&on| on != text_key)
+    /// True when some edit of a node of `tree` (of `text`, whose hash is `text_key`) that
+    /// no record holds was left out as failed (see [`Needed::skips`]): a sweep has
+    /// something to ask. Two nodes alike (the same text around them) share a signature,
+    /// so this looks at the nodes, not at the failures.
+    pub fn any_left_out(&self, text: &str, text_key: u128, tree: &Tree) -> bool {
+        if self.failed.is_empty() {
+            return false;
+        }
+        tree.ids().any(|id| {
+            let node = tree.node(id);
+            let deletion = node.deletable() && !self.holds(node, DELETE);
+            let whats = deletion
+                .then_some(DELETE)
+                .into_iter()
+                .chain((0..node.alternatives.len()).map(rewrite))
+                .filter(|&what| what == DELETE || !self.holds(node, what));
+            whats
+                .into_iter()
+                .any(|what| self.left_out(text, text_key, node, what))
+        })
     }
 
     /// True during a sweep (see [`Needed::set_sweep`]).
@@ -204,12 +243,7 @@ impl Needed {
     pub fn record_all(&mut self, text: &str, text_key: u128, tree: &Tree) {
         for id in tree.ids() {
             let node = tree.node(id);
-            let left_out = || {
-                self.failed
-                    .get(&signature(text, &node.span, &node.label, DELETE))
-                    .is_some_and(|&on| on != text_key)
-            };
-            if !node.deletable() || (!self.failed.is_empty() && left_out()) {
+            if !node.deletable() || self.left_out(text, text_key, node, DELETE) {
                 continue;
             }
             if let Some(subject) = Subject::of(tree, id, DELETE) {

@@ -664,3 +664,26 @@ fn a_failed_edit_in_code_waits_for_the_sweep_and_still_goes() {
     let rewrite = at("alpha;{keep;}");
     assert!(rewrite.is_some() && sweep > rewrite, "{asked:?}");
 }
+
+/// Two statements alike, with the same text around them (deep indents are all blanks),
+/// share a failure's signature: the first one failed (the test needs it), and the second,
+/// deeper, was left out for it. The sweep still asks the second where it stands, and it
+/// goes (it was kept as `1;` when asking the first one again counted for both).
+#[test]
+fn twin_statements_are_each_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let indent = " ".repeat(28);
+    let input = format!(
+        "{indent}out.push(1);\n{indent}if (ok) {{\n{indent}    return out;\n\
+         {indent}    out.push(1);\n{indent}}}\n"
+    );
+    let result = reduce_js(
+        dir.path(),
+        &input,
+        "tr -d ' \\n' < \"$1\" | grep -q 'push(1);if(ok){returnout;'",
+    );
+    assert_eq!(
+        result,
+        format!("{indent}out.push(1);\n{indent}if (ok) {{\n{indent}    return out;\n{indent}}}\n")
+    );
+}
