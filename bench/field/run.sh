@@ -3,7 +3,8 @@
 # usage: bash bench/field/run.sh LABEL [BIN] [CASE...]
 #   BIN defaults to the repository's target/release/treereduce (an empty BIN too); CASE
 #   defaults to every case in bench/field/work/cases (made by make.py). CAP=N sets the
-#   limit in seconds per case (default 600).
+#   limit in seconds per case (default 600). JOBS=N runs -j N instead of -j1 (its outputs
+#   must be those of a -j1 run).
 # Writes bench/field/work/results/LABEL.tsv (case, oracle_calls, bytes_in, bytes_after,
 # seconds, ok) and keeps each result, stats file and log in bench/field/work/results/LABEL/.
 # ok = 1 when the reducer exited 0 and its output still passes the case's check.sh (in a
@@ -35,6 +36,7 @@ if [ ! -x "$bin" ]; then
 fi
 bin=$(readlink -f "$bin")
 cap=${CAP:-600}
+jobs=${JOBS:-1}
 if [ $# -gt 0 ]; then
   cases=("$@")
 else
@@ -59,7 +61,7 @@ for c in "${cases[@]}"; do
   stats=$res/$label/$c.stats.json
   rm -f "$out" "$stats"
   t0=$(now)
-  timeout "$cap" "$bin" -j1 -q "$in" "$dir/check.sh" -o "$out" --stats-json "$stats" \
+  timeout "$cap" "$bin" -j"$jobs" -q "$in" "$dir/check.sh" -o "$out" --stats-json "$stats" \
     > "$res/$label/$c.log" 2>&1
   rc=$?
   secs=$(minus "$(now)" "$t0")
