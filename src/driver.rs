@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 use crate::frontend::{self, Frontend, Grain, SyntaxError};
-use crate::needed::{self, Needed, Subject, touches};
+use crate::needed::{self, Moves, Needed, Subject, touches};
 use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::progress::Progress;
 use crate::reduce::{Strategy, StrategyKind, StrategyOptions};
@@ -1078,7 +1078,7 @@ impl<'a> Driver<'a> {
         // chain, which is then not bare; and in a sweep, whose lists hold only those, the
         // chain's other nodes are not asked.
         let local = self.frontend.needs_are_local();
-        let all = |nodes: &[NodeId]| self.lists_with(text, tree, nodes, needed, local);
+        let all = |nodes: &[NodeId]| self.lists_with(text, tree, nodes, needed, false);
         let beside_left_out = || {
             let at_head: usize = index
                 .get(depth as usize)
@@ -1644,9 +1644,10 @@ impl<'a> Driver<'a> {
         let size_before = self.current.len();
         let base = self.current.clone();
         // The passes of a sweep (see `all_passes`) are told apart in the figures.
-        let name = match self.needed.sweeping() {
-            true => format!("{name} (sweep)"),
-            false => name.to_string(),
+        let name = if self.needed.sweeping() {
+            format!("{name} (sweep)")
+        } else {
+            name.to_string()
         };
         if let Some(progress) = &self.progress {
             progress.update(self.current.len(), &name);
@@ -1935,18 +1936,11 @@ impl<'a> Driver<'a> {
             // In code, each item kept is remembered as failed, with the text the list left
             // and where the node begins in it.
             let code = (!self.frontend.needs_are_local()).then(|| key(&self.current));
-            let moved = |at: usize| {
-                splices
-                    .iter()
-                    .take_while(|(span, _)| span.end <= at)
-                    .fold(at, |at, (span, put)| {
-                        (at + put.len()).saturating_sub(span.len())
-                    })
-            };
+            let moves = code.map(|_| Moves::new(&splices));
             for i in strategy.kept() {
                 if let Some(subject) = subjects.get(i) {
-                    if let Some(after) = code {
-                        let at = moved(subject.span().start);
+                    if let (Some(after), Some(moves)) = (code, &moves) {
+                        let at = moves.of(subject.span().start);
                         self.needed.failed(base, subject, after, at);
                     }
                     if !touches(&splices, subject.parent()) {
@@ -2561,8 +2555,8 @@ impl<'a> Driver<'a> {
                             following = Following::Depth(1);
                             continue;
                         }
-                        // As in `all_passes`: at code's first fixed point with edits
-                        // left out as failed, the passes run again asking them all.
+                        // As in `all_passes`: at code's fixed point with edits left out
+                        // as failed, the passes run again (a sweep) asking only those.
                         None if unlikely
                             && !needed.sweeping()
                             && needed.any_left_out(text, key(text), &tree) =>

@@ -187,14 +187,12 @@ impl Needed {
         }
         tree.ids().any(|id| {
             let node = tree.node(id);
-            let deletion = node.deletable() && !self.holds(node, DELETE);
-            let whats = deletion
-                .then_some(DELETE)
+            let deletion = node.deletable().then_some(DELETE);
+            let rewrites = (0..node.alternatives.len()).map(rewrite);
+            deletion
                 .into_iter()
-                .chain((0..node.alternatives.len()).map(rewrite))
-                .filter(|&what| what == DELETE || !self.holds(node, what));
-            whats
-                .into_iter()
+                .chain(rewrites)
+                .filter(|&what| !self.holds(node, what))
                 .any(|what| self.left_out(text, text_key, node, what))
         })
     }
@@ -348,21 +346,7 @@ impl Needed {
         let mut spread: Option<BTreeMap<&str, (usize, usize)>> = None;
         // Where in `base` the words of `spread` stand, made when first needed.
         let mut places: Option<BTreeMap<&str, Vec<usize>>> = None;
-        // shift[i]: how much the splices before splice i moved the text to the left
-        // (negative when they inserted more than they removed).
-        let mut shift: Vec<isize> = Vec::with_capacity(splices.len() + 1);
-        let mut total = 0isize;
-        shift.push(0);
-        for (span, text) in splices {
-            total += span.len() as isize - text.len() as isize;
-            shift.push(total);
-        }
-        // The shift of a position no splice touches: that of every splice ending at or
-        // before it.
-        let moved = |at: usize| -> usize {
-            let before = splices.partition_point(|(span, _)| span.end <= at);
-            at.saturating_add_signed(-shift[before])
-        };
+        let moves = Moves::new(splices);
         let old = std::mem::take(&mut self.by_span);
         for ((start, end), records) in old {
             // Splices within the node change nothing its deletion leaves: the text without
@@ -410,13 +394,45 @@ impl Needed {
                         continue;
                     }
                 }
-                let parent = moved(record.parent.start)..moved(record.parent.end);
+                let parent = moves.of(record.parent.start)..moves.of(record.parent.end);
                 self.by_span
-                    .entry((moved(start), moved(end)))
+                    .entry((moves.of(start), moves.of(end)))
                     .or_default()
                     .push(Record { parent, ..record });
             }
         }
+    }
+}
+
+/// Where the positions of a text go when splices (disjoint, ascending, as
+/// [`crate::render::splices`] gives them) are made in it.
+pub struct Moves {
+    /// Where each splice ends.
+    ends: Vec<usize>,
+    /// shift[i]: how much the splices before splice i moved the text to the left
+    /// (negative when they inserted more than they removed).
+    shift: Vec<isize>,
+}
+
+impl Moves {
+    /// The moves `splices` make.
+    pub fn new(splices: &[(Range<usize>, &str)]) -> Self {
+        let mut shift: Vec<isize> = Vec::with_capacity(splices.len() + 1);
+        let mut total = 0isize;
+        shift.push(0);
+        for (span, text) in splices {
+            total += span.len() as isize - text.len() as isize;
+            shift.push(total);
+        }
+        let ends = splices.iter().map(|(span, _)| span.end).collect();
+        Moves { ends, shift }
+    }
+
+    /// Where the position `at`, which no splice touches, goes: it moves as every splice
+    /// ending at or before it moved the text.
+    pub fn of(&self, at: usize) -> usize {
+        let before = self.ends.partition_point(|&end| end <= at);
+        at.saturating_add_signed(-self.shift[before])
     }
 }
 

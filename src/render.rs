@@ -44,7 +44,6 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
     // from there took, on their way to the tag after the deletions (see `Edit::carry`).
     let mut last_start = 0;
     let mut carried: Vec<&'e str> = Vec::new();
-    let blank = |span: Range<usize>| base[span].bytes().all(|b| b.is_ascii_whitespace());
     for edit in order {
         let (start, end) = (edit.span.start, edit.span.end);
         if start < pos {
@@ -57,7 +56,7 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
                 tail = edit.separators.as_deref().or(tail);
             } else if let Some(tag) = edit.carry.filter(|&tag| tag >= last_start) {
                 // An insertion into a tag that a deletion beginning at it takes away.
-                if last_deletion && !edit.text.is_empty() && blank(last_start..tag) {
+                if last_deletion && !edit.text.is_empty() && blank(base, last_start..tag) {
                     carried.push(edit.text.as_str());
                 }
             }
@@ -66,7 +65,7 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
         if let Some(tag) = edit.carry {
             // The tag after the deletions takes what they carried; an empty insertion is
             // only there for that.
-            if !carried.is_empty() && last_deletion && tag >= pos && blank(pos..tag) {
+            if !carried.is_empty() && last_deletion && tag >= pos && blank(base, pos..tag) {
                 if let Some(separators) = tail.take() {
                     take_separator(base, &mut out, separators);
                 }
@@ -77,7 +76,7 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
             if edit.text.is_empty() {
                 continue;
             }
-        } else if start > pos && !blank(pos..start) {
+        } else if start > pos && !blank(base, pos..start) {
             carried.clear();
         }
         if let Some(separators) = tail.take() {
@@ -318,6 +317,12 @@ fn take_lines<'e>(out: &mut Vec<(Range<usize>, &'e str)>, lines: &[&Line]) {
     *out = taken;
 }
 
+/// True when `span` of `base` holds only ASCII whitespace (false for a span outside it).
+fn blank(base: &str, span: Range<usize>) -> bool {
+    base.get(span)
+        .is_some_and(|gap| gap.bytes().all(|b| b.is_ascii_whitespace()))
+}
+
 /// `out`'s last splice deletes a separated list's last item: when it runs back to an item
 /// (the deletions just before it included) and begins after the separator before that
 /// item, the separator goes too.
@@ -325,26 +330,24 @@ fn take_separator(base: &str, out: &mut Vec<(Range<usize>, &str)>, separators: &
     let Some((run, _)) = out.pop() else {
         return;
     };
-    let mut start = run.start;
-    // Deletions that end where the run begins are part of it, and so are those that end
-    // before it with only blanks between (an item's deletion that stops at the next line's
-    // indent): the separator looked for is the one before the first item they take. The
-    // blanks go with the separator; should it stay, they stay too.
-    let mut within: Vec<(Range<usize>, &str)> = Vec::new();
-    let mut reached = start;
+    // Deletions that end where the run begins are part of it (from `touching` on), and so
+    // are those that end before it with only blanks between (an item's deletion that stops
+    // at the next line's indent; they are set `apart`): the separator looked for is the
+    // one before the first item they take, at `reached`. The blanks go with the
+    // separator; should it stay, they stay too.
+    let mut touching = run.start;
+    let mut apart: Vec<(Range<usize>, &str)> = Vec::new();
+    let mut reached = run.start;
     while let Some((before, text)) = out.last() {
-        let blank = base
-            .get(before.end..reached)
-            .is_some_and(|gap| gap.bytes().all(|b| b.is_ascii_whitespace()));
-        if !text.is_empty() || !blank {
+        if !text.is_empty() || !blank(base, before.end..reached) {
             break;
         }
         reached = before.start;
-        if within.is_empty() && before.end == start {
-            start = before.start;
+        if apart.is_empty() && before.end == touching {
+            touching = before.start;
             out.pop();
         } else if let Some(splice) = out.pop() {
-            within.push(splice);
+            apart.push(splice);
         }
     }
     let found = separators
@@ -353,12 +356,10 @@ fn take_separator(base: &str, out: &mut Vec<(Range<usize>, &str)>, separators: &
     // The separator whose item is the first one the run reaches.
     let Some(separator) = found else {
         // No separator to take: the deletions across blanks stay as they were.
-        out.extend(within.into_iter().rev());
-        out.push((start..run.end, ""));
+        out.extend(apart.into_iter().rev());
+        out.push((touching..run.end, ""));
         return;
     };
-    let kept = start;
-    let start = reached;
     let token = separator.token.clone();
     // Splices between the separator and the run (a comment's deletion) stay where they are.
     let at = out.partition_point(|(span, _)| span.start < token.start);
@@ -380,13 +381,13 @@ fn take_separator(base: &str, out: &mut Vec<(Range<usize>, &str)>, separators: &
     let clear = before_clear && out.get(at).is_none_or(|(s, _)| s.start >= token.end);
     if !clear {
         // Something else was edited on the separator: leave it.
-        out.extend(within.into_iter().rev());
-        out.push((kept..run.end, ""));
-    } else if start <= separator.joined {
+        out.extend(apart.into_iter().rev());
+        out.push((touching..run.end, ""));
+    } else if reached <= separator.joined {
         out.push((token.start..run.end, ""));
     } else {
         out.insert(at, (token, ""));
-        out.push((start..run.end, ""));
+        out.push((reached..run.end, ""));
     }
 }
 
