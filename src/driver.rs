@@ -481,8 +481,10 @@ struct HddState {
     round_from: usize,
     /// As in `hdd`: per depth, the number of accepted texts when its last pass ended.
     settled: Vec<Option<usize>>,
-    /// The depths the pass now running settles.
+    /// The depths the pass now running settles (in code, only if it accepts nothing).
     depths: std::ops::RangeInclusive<usize>,
+    /// The number of accepted texts when that pass began.
+    pass_from: usize,
 }
 
 /// The first HDD deletion list from a depth on (see [`Driver::depth_items`]).
@@ -769,7 +771,10 @@ impl<'a> Driver<'a> {
     /// A depth whose list ran to its end with nothing accepted since is not run again: the
     /// strategy left that list 1-minimal against the very text the next round would test,
     /// so a new pass over it could only repeat what it already knows (on a one-level
-    /// format such as lines this is the whole second round). A list whose text was rolled
+    /// format such as lines this is the whole second round). That leans on monotonicity:
+    /// a list does not start over after a success, and in code an item it asked before
+    /// may have been needed only by one that went after, so there a depth settles only
+    /// when its pass accepted nothing. A list whose text was rolled
     /// back (see [`Driver::verify`]) lost removals it had found: its depth is not settled,
     /// and the round counts as a change.
     fn hdd(&mut self) -> Result<()> {
@@ -921,7 +926,11 @@ impl<'a> Driver<'a> {
                         let unchanged = (self.accepted == accepted).then_some(tree);
                         self.delete_sliced(depth, round, unchanged)?;
                     }
-                    settled[at] = (self.rollbacks == rolled_back).then_some(self.accepted);
+                    // In code, a list that accepted an edit may have freed an item it had
+                    // asked before (lists do not start over): the next round asks again.
+                    let settles = self.frontend.needs_are_local() || self.accepted == accepted;
+                    settled[at] =
+                        (self.rollbacks == rolled_back && settles).then_some(self.accepted);
                 }
                 depth += 1;
             }
@@ -1311,8 +1320,10 @@ impl<'a> Driver<'a> {
     /// True when HDD* will pass over depth `at` as settled once the pass now running ends
     /// (`unchanged`: with no accepted text more).
     fn settled_at(&self, at: usize, unchanged: bool) -> bool {
+        let local = self.frontend.needs_are_local();
         self.hdd_state.as_ref().is_some_and(|state| {
-            state.depths.contains(&at)
+            let untouched = unchanged && self.accepted == state.pass_from;
+            (state.depths.contains(&at) && (local || untouched))
                 || (unchanged && state.settled.get(at) == Some(&Some(self.accepted)))
         })
     }
@@ -1328,6 +1339,7 @@ impl<'a> Driver<'a> {
             round_from,
             settled: settled.to_vec(),
             depths,
+            pass_from: self.accepted,
         });
     }
 
@@ -1730,6 +1742,9 @@ impl<'a> Driver<'a> {
         let mut window: VecDeque<Slot> = VecDeque::new();
         let mut failures = 0usize;
         let mut successes = 0usize;
+        // For each item, how many edits were committed when its deletion alone last
+        // failed: one that failed before the list's last success may have been freed.
+        let mut failed_alone: Vec<Option<usize>> = vec![None; items.len()];
         let mut exhausted = false;
         let thrift = self.thrift;
         let spent = |failures: usize, successes: usize| {
@@ -1784,6 +1799,11 @@ impl<'a> Driver<'a> {
                     }
                 } else {
                     failures += 1;
+                    if let &[alone] = slot.chosen.as_slice()
+                        && let Some(at) = failed_alone.get_mut(alone)
+                    {
+                        *at = Some(committed.len());
+                    }
                 }
                 if verdict != slot.assumed {
                     guessed_wrong = true;
@@ -1934,14 +1954,16 @@ impl<'a> Driver<'a> {
             let edits: Vec<&Edit> = committed[list_start..].iter().collect();
             let splices = splices(base, &edits);
             // In code, each item kept is remembered as failed, with the text the list left
-            // and where the node begins in it.
+            // (if it failed alone on that text) and where the node begins in it.
             let code = (!self.frontend.needs_are_local()).then(|| key(&self.current));
             let moves = code.map(|_| Moves::new(&splices));
+            let last = Some(committed.len());
             for i in strategy.kept() {
                 if let Some(subject) = subjects.get(i) {
                     if let (Some(after), Some(moves)) = (code, &moves) {
                         let at = moves.of(subject.span().start);
-                        self.needed.failed(base, subject, after, at);
+                        let on = (failed_alone.get(i) == Some(&last)).then_some(after);
+                        self.needed.failed(base, subject, on, at);
                     }
                     if !touches(&splices, subject.parent()) {
                         self.needed.record(subject);
@@ -3197,7 +3219,7 @@ fn deletion_edits(node: &Node) -> Vec<Edit> {
     let Some(own) = node.deletion() else {
         return Vec::new();
     };
-    let also = node.also.iter().cloned().map(Edit::delete);
+    let also = node.also.iter().cloned();
     std::iter::once(own).chain(also).collect()
 }
 

@@ -93,8 +93,9 @@ pub struct Needed {
     by_span: BTreeMap<(usize, usize), Vec<Record>>,
     /// Edits of code that failed, by what they change and the text around them (see
     /// [`Needed::skips`]), each with where it was last asked: the hash of the whole text
-    /// its list left, and where the node begins in it. Kept whatever edits elsewhere did.
-    failed: BTreeMap<u128, (u128, usize)>,
+    /// its list left (`None` when the list changed that text after the question), and
+    /// where the node begins in it. Kept whatever edits elsewhere did.
+    failed: BTreeMap<u128, (Option<u128>, usize)>,
     /// While true, only the edits left out as failed are asked (see [`Needed::skips`]).
     sweep: bool,
 }
@@ -129,9 +130,11 @@ fn signature(text: &str, span: &Range<usize>, label: &str, what: u32) -> u128 {
 
 impl Needed {
     /// Remembers that `subject`'s edit failed on `text` (the text its span indexes), for
-    /// [`Needed::skips`]; `after` is the hash of the text the list that asked it left, and
-    /// `at` where the node begins in that text.
-    pub fn failed(&mut self, text: &str, subject: &Subject, after: u128, at: usize) {
+    /// [`Needed::skips`]; `after` is the hash of the text the list that asked it left,
+    /// when it failed alone on that very text (`None` when the list accepted edits after
+    /// its question, which may have freed it), and `at` where the node begins in that
+    /// text.
+    pub fn failed(&mut self, text: &str, subject: &Subject, after: Option<u128>, at: usize) {
         let record = &subject.record;
         let signature = signature(text, &subject.span, &record.label, record.what);
         self.failed.insert(signature, (after, at));
@@ -143,7 +146,7 @@ impl Needed {
     }
 
     /// Where edit `what` of `node` (of `text`) last failed, when it did where it stands.
-    fn failure(&self, text: &str, node: &Node, what: u32) -> Option<(u128, usize)> {
+    fn failure(&self, text: &str, node: &Node, what: u32) -> Option<(Option<u128>, usize)> {
         if self.failed.is_empty() {
             return None;
         }
@@ -155,7 +158,7 @@ impl Needed {
     /// stands, but was not asked on this very text, there: it was left out since.
     fn left_out(&self, text: &str, text_key: u128, node: &Node, what: u32) -> bool {
         self.failure(text, node, what)
-            .is_some_and(|last| last != (text_key, node.span.start))
+            .is_some_and(|last| last != (Some(text_key), node.span.start))
     }
 
     /// True when edit `what` of `node` (of `text`, whose hash is `text_key`) is not to be
@@ -173,7 +176,7 @@ impl Needed {
         match (self.failure(text, node, what), text_key) {
             (None, _) => true,
             (Some(_), None) => false,
-            (Some(last), Some(key)) => last == (key, node.span.start),
+            (Some(last), Some(key)) => last == (Some(key), node.span.start),
         }
     }
 

@@ -153,8 +153,9 @@ pub struct Node {
     pub delete: Option<Range<usize>>,
     /// Other bytes that go with the node when it is deleted, outside its subtree: what
     /// names it elsewhere and would be an error without it (a module's `export { a }`
-    /// specifier of a declaration of `a`). Empty for most nodes.
-    pub also: Vec<Range<usize>>,
+    /// specifier of a declaration of `a`), each as that node's own deletion, separators
+    /// and all. Empty for most nodes.
+    pub also: Vec<Edit>,
     /// For the last item of a separated list: the separators its deletion may take along
     /// (see [`Separator`]).
     pub separators: Option<Arc<[Separator]>>,

@@ -255,12 +255,13 @@ fn with_exports(text: &str, mut tree: Tree) -> Tree {
     if specifiers.is_empty() {
         return tree;
     }
-    // Each specifier's deletion span, as the tree offers it.
-    let deletions: BTreeMap<usize, Range<usize>> = tree
+    // Each specifier's deletion, as the tree offers it: the last one's takes the comma
+    // before it, and the one before that too when both go.
+    let deletions: BTreeMap<usize, Edit> = tree
         .ids()
         .map(|id| tree.node(id))
         .filter(|n| n.label == "export_specifier")
-        .filter_map(|n| Some((n.span.start, n.delete.clone()?)))
+        .filter_map(|n| Some((n.span.start, n.deletion()?)))
         .collect();
     let mut cursor = program.walk();
     // Each top-level statement's names, by its span.
@@ -283,7 +284,7 @@ fn with_exports(text: &str, mut tree: Tree) -> Tree {
         let Some(names) = statements.get(&(span.start, span.end)) else {
             continue;
         };
-        let also: Vec<Range<usize>> = names
+        let also: Vec<Edit> = names
             .iter()
             .filter(|name| declarations.get(*name) == Some(&1))
             .flat_map(|name| specifiers.iter().filter(move |(n, _)| n == name))
@@ -1195,7 +1196,7 @@ mod tests {
             tree.node(id)
                 .also
                 .iter()
-                .map(|r| text[r.clone()].trim())
+                .map(|e| text[e.span.clone()].trim())
                 .collect()
         };
         assert_eq!(also("function a"), ["a,"]);
@@ -1208,6 +1209,26 @@ mod tests {
         // A script has none.
         let script = JavaScript::default().parse("function a() {}\n").unwrap();
         assert!(script.ids().all(|id| script.node(id).also.is_empty()));
+    }
+
+    #[test]
+    fn the_last_two_declarations_take_the_comma_before_their_specifiers() {
+        // Each specifier's deletion is the tree's own: the last one's separators reach
+        // back over the one before it when both go, as when the specifiers are deleted.
+        let text = "function a() {}\nfunction b() {}\nfunction c() {}\nexport { a, b, c };\n";
+        let tree = JavaScript::default().parse(text).unwrap();
+        let mut edits = Vec::new();
+        for &id in &tree.node(tree.root()).children {
+            let node = tree.node(id);
+            let own = &text[node.span.clone()];
+            if own.starts_with("function b") || own.starts_with("function c") {
+                edits.push(node.deletion().unwrap());
+                edits.extend(node.also.iter().cloned());
+            }
+        }
+        let out = crate::render::render(text, &edits.iter().collect::<Vec<_>>());
+        assert_eq!(out, "function a() {}\nexport { a };\n");
+        assert!(JavaScript::default().parse(&out).is_ok());
     }
 
     /// The units of every string node of `text` at `grain`, as texts.

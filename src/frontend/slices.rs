@@ -8,7 +8,10 @@
 //! `import`) is deleted together with its slice: the statements that use one of its names,
 //! and, when those declare names in turn, the statements that use those, and so on. The
 //! statements are the items of the lists that may lose any item (a program's, a block's, a
-//! class body's, a `switch` case's), each use counting for the innermost one around it.
+//! class body's, a `switch` case's), each use counting for the innermost one around it; so
+//! are an object literal's members, so that a function named in a module's table of
+//! exports (`var all = { max: max, min }`) goes with its member, not with the whole table
+//! the test needs for the others.
 //! A use belongs to the innermost binding of its name whose scope holds it (a block, a
 //! function, a `for` or `catch` with its own bindings), so a parameter of the same name
 //! keeps its function's uses to itself; `var` is taken as scoped to its block, which at
@@ -23,13 +26,15 @@ use tree_sitter::Node as TsNode;
 
 use super::{Slices, early};
 
-/// Kinds whose named children are items that may go one by one (what a slice deletes).
+/// Kinds whose named children are items that may go one by one (what a slice deletes): the
+/// lists of statements and an object literal's members.
 const ITEM_PARENTS: &[&str] = &[
     "program",
     "statement_block",
     "class_body",
     "switch_case",
     "switch_default",
+    "object",
 ];
 
 /// The most statements a slice takes; a larger one is not offered (it would seldom be
@@ -345,6 +350,25 @@ mod tests {
             [
                 ("const n = 1;", vec!["return n;"]),
                 ("let n = 2;", vec!["n++;"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_use_in_an_object_literal_takes_its_member_not_the_statement() {
+        // A module's table of exports names every function: `max` goes with its member,
+        // not with the table (which the test needs for the others).
+        let text = "function max() {}\nfunction min() {}\n\
+                    var table = { max: max, min, other: 1 };\nuse(table);\n";
+        assert_eq!(
+            slices(text),
+            [
+                ("function max() {}", vec!["max: max"]),
+                ("function min() {}", vec!["min"]),
+                (
+                    "var table = { max: max, min, other: 1 };",
+                    vec!["use(table);"]
+                ),
             ]
         );
     }

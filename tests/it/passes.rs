@@ -687,3 +687,18 @@ fn twin_statements_are_each_asked() {
         format!("{indent}out.push(1);\n{indent}if (ok) {{\n{indent}    return out;\n{indent}}}\n")
     );
 }
+
+/// Lists do not start over after a success, so in code an item asked before one that went
+/// may have been needed only by it: `xray` fails while `yankee` stands, then `yankee`
+/// goes. The depth's list accepted edits, so the next round asks it again (it passed
+/// over the depth as settled, and kept `xray;`).
+#[test]
+fn an_item_freed_later_in_its_list_is_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = reduce_js(
+        dir.path(),
+        "xray;\nwhisky;\nyankee;\npapa;\n",
+        "grep -q papa \"$1\" && { ! grep -q yankee \"$1\" || grep -q xray \"$1\"; }",
+    );
+    assert_eq!(result, "papa;\n");
+}
