@@ -1742,9 +1742,8 @@ impl<'a> Driver<'a> {
         let mut window: VecDeque<Slot> = VecDeque::new();
         let mut failures = 0usize;
         let mut successes = 0usize;
-        // For each item, how many edits were committed when its deletion alone last
-        // failed: one that failed before the list's last success may have been freed.
-        let mut failed_alone: Vec<Option<usize>> = vec![None; items.len()];
+        // In code, which kept items failed on the text the list leaves (see `FailedOn`).
+        let mut failed_on = (!self.frontend.needs_are_local()).then(|| FailedOn::new(items.len()));
         let mut exhausted = false;
         let thrift = self.thrift;
         let spent = |failures: usize, successes: usize| {
@@ -1783,6 +1782,9 @@ impl<'a> Driver<'a> {
                 strategy.feedback(verdict);
                 if verdict {
                     successes += 1;
+                    if let Some(failed_on) = &mut failed_on {
+                        failed_on.accepted(&slot.chosen);
+                    }
                     let before = committed.len();
                     committed.extend(slot.chosen.iter().flat_map(|&i| items[i].iter().cloned()));
                     if slot.unparsed {
@@ -1799,10 +1801,8 @@ impl<'a> Driver<'a> {
                     }
                 } else {
                     failures += 1;
-                    if let &[alone] = slot.chosen.as_slice()
-                        && let Some(at) = failed_alone.get_mut(alone)
-                    {
-                        *at = Some(committed.len());
+                    if let Some(failed_on) = &mut failed_on {
+                        failed_on.failed(&slot.chosen);
                     }
                 }
                 if verdict != slot.assumed {
@@ -1954,16 +1954,15 @@ impl<'a> Driver<'a> {
             let edits: Vec<&Edit> = committed[list_start..].iter().collect();
             let splices = splices(base, &edits);
             // In code, each item kept is remembered as failed, with the text the list left
-            // (if it failed alone on that text) and where the node begins in it.
-            let code = (!self.frontend.needs_are_local()).then(|| key(&self.current));
-            let moves = code.map(|_| Moves::new(&splices));
-            let last = Some(committed.len());
+            // (if it failed on that text) and where the node begins in it.
+            let code = failed_on.map(|f| (f, key(&self.current), Moves::new(&splices)));
             for i in strategy.kept() {
                 if let Some(subject) = subjects.get(i) {
-                    if let (Some(after), Some(moves)) = (code, &moves) {
+                    if let Some((failed_on, after, moves)) = &code {
+                        let holds = failed_on.holds_at_end(i);
                         let at = moves.of(subject.span().start);
-                        let on = (failed_alone.get(i) == Some(&last)).then_some(after);
-                        self.needed.failed(base, subject, on, at);
+                        self.needed
+                            .failed(base, subject, holds.then_some(*after), at);
                     }
                     if !touches(&splices, subject.parent()) {
                         self.needed.record(subject);
@@ -3213,8 +3212,65 @@ fn deletions(tree: &Tree, lists: &[Vec<NodeId>]) -> Vec<Vec<Vec<Edit>>> {
         .collect()
 }
 
-/// The edits that delete `node` (none when it cannot be deleted): its deletion span and
-/// the spans that go with it.
+/// Which items kept by a list of code failed on the text the list left. Lists do not start
+/// over after a success, so an item may have failed on an older text, and in code an edit
+/// the list accepted later may have freed it. An item's last failure holds for the final
+/// text when the items the list accepted after it are exactly the rest of that failed
+/// candidate: none for an item asked alone, the other members of a group the strategy
+/// shrank to it (proving it needed without asking, as `Gbs` does).
+struct FailedOn {
+    /// The items the list accepted, in order.
+    accepted: Vec<usize>,
+    /// The failed candidates, each sorted.
+    groups: Vec<Vec<usize>>,
+    /// Per item, its last failure: how many items were accepted then, and the candidate.
+    last: Vec<Option<(usize, usize)>>,
+}
+
+impl FailedOn {
+    fn new(items: usize) -> Self {
+        FailedOn {
+            accepted: Vec::new(),
+            groups: Vec::new(),
+            last: vec![None; items],
+        }
+    }
+
+    /// The candidate removing `chosen` was accepted.
+    fn accepted(&mut self, chosen: &[usize]) {
+        self.accepted.extend_from_slice(chosen);
+    }
+
+    /// The candidate removing `chosen` failed.
+    fn failed(&mut self, chosen: &[usize]) {
+        let group = self.groups.len();
+        for &i in chosen {
+            if let Some(last) = self.last.get_mut(i) {
+                *last = Some((self.accepted.len(), group));
+            }
+        }
+        let mut chosen = chosen.to_vec();
+        chosen.sort_unstable();
+        self.groups.push(chosen);
+    }
+
+    /// True when item `i`'s last failure holds for the text the list left.
+    fn holds_at_end(&self, i: usize) -> bool {
+        let Some(&Some((at, group))) = self.last.get(i) else {
+            return false;
+        };
+        let (Some(group), Some(since)) = (self.groups.get(group), self.accepted.get(at..)) else {
+            return false;
+        };
+        since.len() + 1 == group.len()
+            && since
+                .iter()
+                .all(|&j| j != i && group.binary_search(&j).is_ok())
+    }
+}
+
+/// The edits that delete `node` (none when it cannot be deleted): its own deletion and
+/// those of the nodes that go with it (see `Node::also`).
 fn deletion_edits(node: &Node) -> Vec<Edit> {
     let Some(own) = node.deletion() else {
         return Vec::new();
@@ -3289,6 +3345,9 @@ fn sliced_items(
             for span in slice {
                 match by_span.get(&(span.start, span.end)) {
                     Some(&id) => uses.extend(deletion_edits(tree.node(id))),
+                    // A member of a list beside others, deeper than the tree was built,
+                    // needs its separator seen to: no such item.
+                    None if beside_a_comma(text, span) => return None,
                     None => uses.push(Edit::delete(frontend::deletion_span(
                         text, span.start, span.end,
                     ))),
@@ -3301,6 +3360,18 @@ fn sliced_items(
             Some(edits)
         })
         .collect()
+}
+
+/// True when the first byte other than a blank before `span` of `text`, or after it, is a
+/// comma: `span` is an item of a list such as an object literal's members.
+fn beside_a_comma(text: &str, span: &std::ops::Range<usize>) -> bool {
+    let before = text
+        .get(..span.start)
+        .and_then(|t| t.trim_end().chars().next_back());
+    let after = text
+        .get(span.end..)
+        .and_then(|t| t.trim_start().chars().next());
+    before == Some(',') || after == Some(',')
 }
 
 /// The rewrite items of one rank (every node's alternative of that rank, but those known
@@ -3602,6 +3673,45 @@ impl std::fmt::Display for Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_holds_for_the_final_text_when_nothing_else_went_after_it() {
+        let mut on = FailedOn::new(6);
+        // 0 fails alone, then 5 goes: 0 failed on an older text.
+        on.failed(&[0]);
+        // The group {1, 2, 3} fails, then 1 and 2 go: 3 is needed on the final text
+        // (without asking, as a strategy shrinking the group finds), unless 5, outside the
+        // group, went after.
+        on.failed(&[3, 1, 2]);
+        on.accepted(&[1]);
+        on.accepted(&[2]);
+        assert!(on.holds_at_end(3));
+        // 4 fails alone after all that; it was never accepted, nor was 3.
+        on.failed(&[4]);
+        assert!(on.holds_at_end(4));
+        on.accepted(&[5]);
+        assert!(!on.holds_at_end(0));
+        assert!(!on.holds_at_end(3));
+        assert!(!on.holds_at_end(4));
+        // Never in a failed candidate.
+        assert!(!on.holds_at_end(5));
+    }
+
+    #[test]
+    fn an_object_member_beside_a_comma_is_told_from_a_statement() {
+        let text = "x = { a: 1, b: 2 };
+f();
+y = { c };
+";
+        let at = |s: &str| {
+            let start = text.find(s).unwrap();
+            start..start + s.len()
+        };
+        assert!(beside_a_comma(text, &at("a: 1")));
+        assert!(beside_a_comma(text, &at("b: 2")));
+        assert!(!beside_a_comma(text, &at("f();")));
+        assert!(!beside_a_comma(text, &at("c")));
+    }
 
     #[test]
     fn a_layout_key_reads_each_run_of_whitespace_as_one_space() {

@@ -93,7 +93,7 @@ pub struct Needed {
     by_span: BTreeMap<(usize, usize), Vec<Record>>,
     /// Edits of code that failed, by what they change and the text around them (see
     /// [`Needed::skips`]), each with where it was last asked: the hash of the whole text
-    /// its list left (`None` when the list changed that text after the question), and
+    /// its list left (`None` when its failure may not hold there, see [`Needed::failed`]), and
     /// where the node begins in it. Kept whatever edits elsewhere did.
     failed: BTreeMap<u128, (Option<u128>, usize)>,
     /// While true, only the edits left out as failed are asked (see [`Needed::skips`]).
@@ -131,8 +131,8 @@ fn signature(text: &str, span: &Range<usize>, label: &str, what: u32) -> u128 {
 impl Needed {
     /// Remembers that `subject`'s edit failed on `text` (the text its span indexes), for
     /// [`Needed::skips`]; `after` is the hash of the text the list that asked it left,
-    /// when it failed alone on that very text (`None` when the list accepted edits after
-    /// its question, which may have freed it), and `at` where the node begins in that
+    /// when its failure holds for that very text (`None` when the list accepted edits
+    /// after its question that may have freed it), and `at` where the node begins in that
     /// text.
     pub fn failed(&mut self, text: &str, subject: &Subject, after: Option<u128>, at: usize) {
         let record = &subject.record;
