@@ -926,9 +926,7 @@ impl<'a> Driver<'a> {
                         let unchanged = (self.accepted == accepted).then_some(tree);
                         self.delete_sliced(depth, round, unchanged)?;
                     }
-                    // In code, a list that accepted an edit may have freed an item it had
-                    // asked before (lists do not start over): the next round asks again.
-                    let settles = self.frontend.needs_are_local() || self.accepted == accepted;
+                    let settles = self.pass_settles(accepted);
                     settled[at] =
                         (self.rollbacks == rolled_back && settles).then_some(self.accepted);
                 }
@@ -1322,10 +1320,18 @@ impl<'a> Driver<'a> {
     fn settled_at(&self, at: usize, unchanged: bool) -> bool {
         let local = self.frontend.needs_are_local();
         self.hdd_state.as_ref().is_some_and(|state| {
-            let untouched = unchanged && self.accepted == state.pass_from;
-            (state.depths.contains(&at) && (local || untouched))
+            (state.depths.contains(&at)
+                && (local || (unchanged && self.pass_settles(state.pass_from))))
                 || (unchanged && state.settled.get(at) == Some(&Some(self.accepted)))
         })
+    }
+
+    /// True when the pass over a depth that began with `pass_from` accepted texts, now
+    /// ending, settles it (see `hdd`): always in markup; in code only when it accepted
+    /// nothing, as a list that accepted an edit may have freed an item it asked before
+    /// (lists do not start over), which the next round then asks again.
+    fn pass_settles(&self, pass_from: usize) -> bool {
+        self.frontend.needs_are_local() || self.accepted == pass_from
     }
 
     /// Records where HDD* is (see [`HddState`]) before a pass over `depths`.
@@ -1742,8 +1748,11 @@ impl<'a> Driver<'a> {
         let mut window: VecDeque<Slot> = VecDeque::new();
         let mut failures = 0usize;
         let mut successes = 0usize;
-        // In code, which kept items failed on the text the list leaves (see `FailedOn`).
-        let mut failed_on = (!self.frontend.needs_are_local()).then(|| FailedOn::new(items.len()));
+        // In code, which kept items failed on the text the list leaves (see `FailedOn`),
+        // for the lists whose failures are remembered at their end.
+        let remembered = subjects.is_some() && patience.is_none();
+        let mut failed_on =
+            (remembered && !self.frontend.needs_are_local()).then(|| FailedOn::new(items.len()));
         let mut exhausted = false;
         let thrift = self.thrift;
         let spent = |failures: usize, successes: usize| {
