@@ -349,11 +349,13 @@ struct Slot {
     guide: Guide,
 }
 
-/// What the guess for a candidate's verdict goes by (see [`Driver::likely_success`]).
+/// What the guess for a candidate's verdict goes by (see [`likely_success`]).
 #[derive(Debug, Clone, Copy, Default)]
 struct Guide {
     /// The share of the text it is built on that the candidate removes.
     removed: f64,
+    /// The bytes it removes from that text.
+    removed_bytes: usize,
     /// The strategy's estimate of its chance (see [`Strategy::chance`]).
     chance: Option<f64>,
 }
@@ -580,6 +582,14 @@ const THRESHOLDS: [f64; 9] = [0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.1];
 
 /// The threshold used while no verdict is known, and preferred among equally good ones.
 const PRIOR_THRESHOLD: f64 = 0.5;
+
+/// The guess by size is "interesting" when the candidate removes fewer bytes than a
+/// threshold, fitted as the share's: in code the verdicts follow how much goes rather than
+/// which share of the text.
+const BYTE_THRESHOLDS: [usize; 11] = [0, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, usize::MAX];
+
+/// The byte threshold used while no verdict is known.
+const PRIOR_BYTES: usize = 256;
 
 impl<'a> Driver<'a> {
     /// A driver starting from `text`, which the oracle has accepted.
@@ -1892,6 +1902,7 @@ impl<'a> Driver<'a> {
                                     .map_or(self.current.len(), |s| s.text.len());
                                 let guide = Guide {
                                     removed: removed_share(from, text.len()),
+                                    removed_bytes: from.saturating_sub(text.len()),
                                     chance,
                                 };
                                 let mut slot = self.ask(chosen, text, text_key, guide, &window);
@@ -2184,7 +2195,7 @@ impl<'a> Driver<'a> {
         };
         let assumed = match state {
             SlotState::Done(verdict) => verdict,
-            SlotState::Running(..) => self.likely_success(guide),
+            SlotState::Running(..) => likely_success(&self.recent, guide),
         };
         Slot {
             chosen,
@@ -2776,38 +2787,6 @@ impl<'a> Driver<'a> {
         }
     }
 
-    /// The guess for the verdict on a candidate. Two guessers: by the share of the text it
-    /// removes (the threshold of [`THRESHOLDS`] that fits the recent verdicts best), and
-    /// by the strategy's estimate of its chance (see [`Strategy::chance`]) where that is
-    /// clearly off even, else by the share. The one that would have guessed the recent
-    /// verdicts better decides (the strategy on a tie): a strategy's model of uniform items
-    /// fits lines, the share fits trees whose nodes differ in size by orders of magnitude.
-    /// Guesses only decide which calls run early, never a result.
-    fn likely_success(&self, guide: Guide) -> bool {
-        // How many of the recent verdicts `guess` would have guessed right.
-        let score = |guess: &dyn Fn(Guide) -> bool| {
-            self.recent.iter().filter(|&&(g, v)| guess(g) == v).count()
-        };
-        let fits = |t: f64| score(&|g: Guide| g.removed < t);
-        let mut best = PRIOR_THRESHOLD;
-        for t in THRESHOLDS {
-            let (s, b) = (fits(t), fits(best));
-            if s > b || (s == b && (t - PRIOR_THRESHOLD).abs() < (best - PRIOR_THRESHOLD).abs()) {
-                best = t;
-            }
-        }
-        let by_share = |g: Guide| g.removed < best;
-        let by_chance = |g: Guide| match g.chance {
-            Some(p) if (p - 0.5).abs() > CHANCE_MARGIN => p > 0.5,
-            _ => by_share(g),
-        };
-        if score(&by_chance) >= score(&by_share) {
-            by_chance(guide)
-        } else {
-            by_share(guide)
-        }
-    }
-
     /// The verdict a list takes for the candidate `text` the oracle (or the cache) judged
     /// `verdict`: a failure laid out anew fails (see `boring_layouts`). Failures are
     /// recorded here, as the list takes them in order, so that every `-j` knows the same
@@ -2970,6 +2949,51 @@ struct List<'l> {
     deletions: bool,
     /// The list after this one.
     following: Following<'l>,
+}
+
+/// The guess for the verdict on a candidate, from the `recent` verdicts and what guided
+/// their guesses. Three guessers: by the share of the text the candidate removes (the
+/// threshold of [`THRESHOLDS`] that fits the recent verdicts best), by the bytes it removes
+/// (the same with [`BYTE_THRESHOLDS`]), and by the strategy's estimate of its chance (see
+/// [`Strategy::chance`]) where that is clearly off even, else by the share. The one that
+/// would have guessed the recent verdicts best decides (on a tie the strategy, then the
+/// share): a strategy's model of uniform items fits lines, the share fits trees whose
+/// nodes differ in size by orders of magnitude, the bytes fit code, where a small edit
+/// anywhere tends to keep the bug and a large one to lose it, whatever the text's size.
+/// Guesses only decide which calls run early, never a result.
+fn likely_success(recent: &VecDeque<(Guide, bool)>, guide: Guide) -> bool {
+    // How many of the recent verdicts `guess` would have guessed right.
+    let score =
+        |guess: &dyn Fn(Guide) -> bool| recent.iter().filter(|&&(g, v)| guess(g) == v).count();
+    let fits = |t: f64| score(&|g: Guide| g.removed < t);
+    let mut best = PRIOR_THRESHOLD;
+    for t in THRESHOLDS {
+        let (s, b) = (fits(t), fits(best));
+        if s > b || (s == b && (t - PRIOR_THRESHOLD).abs() < (best - PRIOR_THRESHOLD).abs()) {
+            best = t;
+        }
+    }
+    let fits_bytes = |t: usize| score(&|g: Guide| g.removed_bytes < t);
+    let mut best_bytes = PRIOR_BYTES;
+    for t in BYTE_THRESHOLDS {
+        if fits_bytes(t) > fits_bytes(best_bytes) {
+            best_bytes = t;
+        }
+    }
+    let by_share = |g: Guide| g.removed < best;
+    let by_chance = |g: Guide| match g.chance {
+        Some(p) if (p - 0.5).abs() > CHANCE_MARGIN => p > 0.5,
+        _ => by_share(g),
+    };
+    let by_bytes = |g: Guide| g.removed_bytes < best_bytes;
+    let (chance, share, bytes) = (score(&by_chance), score(&by_share), score(&by_bytes));
+    if bytes > chance.max(share) {
+        by_bytes(guide)
+    } else if chance >= share {
+        by_chance(guide)
+    } else {
+        by_share(guide)
+    }
 }
 
 /// The share of a text of `from` bytes that a candidate of `to` bytes removes.
@@ -3682,6 +3706,41 @@ impl std::fmt::Display for Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A guide for removing `bytes` of a text of `of` bytes, with no estimate of chance.
+    fn removing(bytes: usize, of: usize) -> Guide {
+        Guide {
+            removed: removed_share(of, of - bytes),
+            removed_bytes: bytes,
+            chance: None,
+        }
+    }
+
+    #[test]
+    fn the_guess_goes_by_bytes_when_they_tell_the_verdicts_apart_and_the_share_does_not() {
+        // Code: small edits keep the bug wherever they are, large ones lose it. The shares
+        // mix (a third of a small text kept it, a tenth of a large one did not).
+        let mut recent = VecDeque::new();
+        for _ in 0..4 {
+            recent.push_back((removing(20, 60), true));
+            recent.push_back((removing(30, 3000), true));
+            recent.push_back((removing(300, 3000), false));
+            recent.push_back((removing(900, 2000), false));
+        }
+        assert!(likely_success(&recent, removing(10, 20)));
+        assert!(!likely_success(&recent, removing(600, 100_000)));
+        // Markup: a share goes, whatever its bytes. Here the share guesses every verdict,
+        // the bytes do not, and the share decides.
+        let mut recent = VecDeque::new();
+        for _ in 0..4 {
+            recent.push_back((removing(40, 100), true));
+            recent.push_back((removing(4000, 10_000), true));
+            recent.push_back((removing(90, 100), false));
+            recent.push_back((removing(9000, 10_000), false));
+        }
+        assert!(likely_success(&recent, removing(3000, 10_000)));
+        assert!(!likely_success(&recent, removing(80, 100)));
+    }
 
     #[test]
     fn a_failure_holds_for_the_final_text_when_nothing_else_went_after_it() {
