@@ -136,8 +136,14 @@ impl Cli {
             Some(t) => match Duration::try_from_secs_f64(t) {
                 Ok(d) if d >= Duration::from_millis(1) && d <= MAX_TIMEOUT => Some(d),
                 _ => {
+                    // 1e300 or 1e-300 written out would be a line of 300 digits.
+                    let given = if t == 0.0 || (1e-4..1e9).contains(&t.abs()) {
+                        t.to_string()
+                    } else {
+                        format!("{t:e}")
+                    };
                     return Err(format!(
-                        "--timeout must be a number of seconds from 0.001 to {}, not {t}",
+                        "--timeout must be a number of seconds from 0.001 to {}, not {given}",
                         MAX_TIMEOUT.as_secs()
                     ));
                 }
