@@ -168,6 +168,19 @@ struct ProfileFile {
     #[serde(default)]
     scoped: Vec<ScopedFile>,
     results: Option<ResultsFile>,
+    inline: Option<InlineFile>,
+}
+
+/// Declarations whose one use may take their value instead (see grammars/README.md).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InlineFile {
+    declarations: Vec<String>,
+    declarator: String,
+    name: String,
+    value: String,
+    reference: String,
+    bare: Vec<String>,
 }
 
 /// Where a function's result goes, for `unless_result_used` (see grammars/README.md).
@@ -594,6 +607,7 @@ pub struct Grammar {
     replace: Vec<Replace>,
     categories: Vec<Category>,
     results: Results,
+    inline: Option<InlineFile>,
     /// Rewrites a text, keeping every byte offset, into what the grammar reads as the
     /// language reads it (see [`Grammar::reading`]).
     reading: Option<Reading>,
@@ -1001,6 +1015,7 @@ impl Grammar {
             replace,
             categories,
             results,
+            inline: profile.inline,
             reading: None,
         })
     }
@@ -1678,7 +1693,51 @@ impl Grammar {
                 kept.push(alternative);
             }
         }
+        kept.extend(self.inline_of(text, node, uses));
         kept
+    }
+
+    /// For a declaration of one name whose value is written once more in the text, as a
+    /// reference after it: the declaration goes and the reference takes the value (in
+    /// parentheses unless it is `bare`). `var r = -Infinity; return r;` is `return
+    /// -Infinity;`. Whether the program still means the same is the test's to say.
+    fn inline_of(&self, text: &str, node: TsNode, uses: &Uses) -> Option<Alternative> {
+        let inline = self.inline.as_ref()?;
+        if !inline.declarations.iter().any(|k| k == node.kind()) || node.named_child_count() != 1 {
+            return None;
+        }
+        let declarator = node.named_child(0)?;
+        if declarator.kind() != inline.declarator {
+            return None;
+        }
+        let name = declarator.child_by_field_name(&inline.name)?;
+        let value = declarator.child_by_field_name(&inline.value)?;
+        if name.kind() != inline.reference {
+            return None;
+        }
+        let word = &text[name.byte_range()];
+        if uses.words.get(word).map(|&(n, _)| n) != Some(2) {
+            return None;
+        }
+        // The reference is looked for in what holds the declaration, after it: a use
+        // anywhere else would find the variable declared elsewhere, or not yet.
+        let scope = node.parent()?;
+        let end = node.end_byte();
+        let reference = text
+            .get(end..scope.end_byte())?
+            .match_indices(word)
+            .find_map(|(i, _)| {
+                let at = end + i..end + i + word.len();
+                let found = scope.named_descendant_for_byte_range(at.start, at.end)?;
+                (found.kind() == inline.reference && found.byte_range() == at).then_some(at)
+            })?;
+        let value_text = &text[value.byte_range()];
+        let with = if inline.bare.iter().any(|k| k == value.kind()) {
+            value_text.to_string()
+        } else {
+            format!("({value_text})")
+        };
+        Some(Alternative::Inline(reference, with))
     }
 
     /// With `hoist_takes_calls`, for a declared `function`: the deletions of the calls to
@@ -1862,6 +1921,9 @@ enum Alternative {
     /// A piece of the node kept, and what goes with it elsewhere (the calls of a function
     /// that becomes its body, see [`Grammar::calls_to_take`]; mostly nothing).
     Keep(Range<usize>, Vec<Range<usize>>),
+    /// The node goes, and the reference at the range takes the text (see
+    /// [`Grammar::inline_of`]).
+    Inline(Range<usize>, String),
 }
 
 impl Alternative {
@@ -1870,6 +1932,7 @@ impl Alternative {
         match self {
             Alternative::Text(t) => t,
             Alternative::Keep(r, _) => &source[r.clone()],
+            Alternative::Inline(..) => "",
         }
     }
 }
@@ -1918,6 +1981,11 @@ fn leaf(
                         .map(Edit::delete_apart)
                         .collect()
                 })
+            }
+            Alternative::Inline(at, with) => {
+                let delete = delete.clone()?;
+                (with.len() < at.len() + delete.len())
+                    .then(|| vec![Edit::delete(delete), Edit::replace(at, with)])
             }
         })
         .collect();

@@ -968,7 +968,8 @@ fn reduce_logged(input: &str, condition: &str) -> (Vec<String>, String) {
 /// A declaration whose name nobody uses becomes its value, and a `return` in a function
 /// only ever called as a statement becomes its value, which lets the function's body
 /// stand without it. A function whose result is used keeps its `return` whole, and a
-/// name still in use keeps its declaration: neither is asked.
+/// name still in use is not replaced by its bare value: neither is asked. (The name's one
+/// use takes the value instead, see `a_variable_used_once_gives_its_value_to_the_use`.)
 #[test]
 fn values_stand_without_their_unused_declarations_and_returns() {
     let (_, result) = reduce_with_node(
@@ -988,7 +989,7 @@ fn values_stand_without_their_unused_declarations_and_returns() {
         "n=42",
     );
     assert!(result.contains("return"), "{result}");
-    assert!(result.contains("const n"), "{result}");
+    assert!(result.contains("'n=' + val()"), "{result}");
     for candidate in &asked {
         assert!(!candidate.contains("{   40 + 2;"), "{candidate}");
         assert!(!candidate.starts_with("val();"), "{candidate}");
@@ -1181,4 +1182,36 @@ fn layouts_taken_for_failures_give_the_same_output_for_every_job_count() {
         outputs.push(result);
     }
     assert_eq!(outputs[0], outputs[1]);
+}
+
+/// A variable written once more, after its declaration, may take its value there: the
+/// declaration goes, and a value that could bind differently where it lands goes in
+/// parentheses (`new Greeter().greet`, not `new Greeter.greet`).
+#[test]
+fn a_variable_used_once_gives_its_value_to_the_use() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.js"),
+        "class Greeter {\n  greet() {\n    return 'Hello';\n  }\n}\nfunction low() {\n  \
+         var result = -Infinity;\n  return result;\n}\nconst greeter = new Greeter;\n\
+         console.log(greeter.greet(), low());\n",
+    )
+    .unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "node \"$1\" 2>&1 | grep -q 'Hello -Infinity'",
+    );
+    let out = treereduce(
+        dir.path(),
+        &["a.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    assert!(result.contains("return -Infinity;"), "{result}");
+    assert!(result.contains("(new Greeter).greet()"), "{result}");
+    assert!(
+        !result.contains("var ") && !result.contains("const "),
+        "{result}"
+    );
 }
