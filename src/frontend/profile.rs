@@ -1715,22 +1715,22 @@ impl Grammar {
         if name.kind() != inline.reference {
             return None;
         }
+        // The name is written twice: here, and as the reference if that comes later.
         let word = &text[name.byte_range()];
-        if uses.words.get(word).map(|&(n, _)| n) != Some(2) {
+        let Some(&(2, _, last)) = uses.words.get(word) else {
+            return None;
+        };
+        // The reference stands in what holds the declaration, after it: a use anywhere
+        // else would find the variable declared elsewhere, or not yet.
+        let scope = node.parent()?;
+        let reference = last..last + word.len();
+        if last < node.end_byte() || reference.end > scope.end_byte() {
             return None;
         }
-        // The reference is looked for in what holds the declaration, after it: a use
-        // anywhere else would find the variable declared elsewhere, or not yet.
-        let scope = node.parent()?;
-        let end = node.end_byte();
-        let reference = text
-            .get(end..scope.end_byte())?
-            .match_indices(word)
-            .find_map(|(i, _)| {
-                let at = end + i..end + i + word.len();
-                let found = scope.named_descendant_for_byte_range(at.start, at.end)?;
-                (found.kind() == inline.reference && found.byte_range() == at).then_some(at)
-            })?;
+        let found = scope.named_descendant_for_byte_range(reference.start, reference.end)?;
+        if found.kind() != inline.reference || found.byte_range() != reference {
+            return None;
+        }
         let value_text = &text[value.byte_range()];
         let with = if inline.bare.iter().any(|k| k == value.kind()) {
             value_text.to_string()
@@ -1757,7 +1757,7 @@ impl Grammar {
         let name = function.child_by_field_name(&results.declared.1)?;
         let word = &text[name.byte_range()];
         let calls = uses.calls.get(word)?;
-        let &(count, loud) = uses.words.get(word)?;
+        let &(count, loud, _) = uses.words.get(word)?;
         let span = function.byte_range();
         let in_list = |parent: &str| {
             let id = self.language.id_for_node_kind(parent, true);
@@ -2358,13 +2358,14 @@ fn segment_node<'t>(node: TsNode<'t>, segment: &Segment) -> Option<TsNode<'t>> {
 /// `unless_result_used`).
 #[derive(Debug, Default)]
 struct Uses<'t> {
-    /// For each word: how often it occurs, and whether it occurs other than as a declared
+    /// For each word: how often it occurs, whether it occurs other than as a declared
     /// function's name or as the callee of a call that stands as a statement (`f();`), that
-    /// is, whether a result named so may be used. Only looked up, never walked, so the
+    /// is, whether a result named so may be used, and where its last occurrence in the
+    /// text begins (for `[inline]`). Only looked up, never walked, so the
     /// order of a hash map cannot reach a result; it is built on every parse of inputs of
     /// hundreds of thousands of words, where a B-tree cost lodash 1 ms per candidate.
     #[allow(clippy::disallowed_types)]
-    words: std::collections::HashMap<&'t str, (u32, bool)>,
+    words: std::collections::HashMap<&'t str, (u32, bool, usize)>,
     /// For each word that is the whole callee of a call standing as a statement (`f();`),
     /// with `hoist_takes_calls`: those statements' spans and their parents' kinds, in the
     /// order the walk met them. Looked up only, as `words` is.
@@ -2417,6 +2418,7 @@ impl<'t> Uses<'t> {
             let entry = uses.words.entry(&text[n.byte_range()]).or_default();
             entry.0 += 1;
             entry.1 |= !quiet;
+            entry.2 = entry.2.max(n.start_byte());
         }
         uses
     }
@@ -2426,7 +2428,7 @@ impl<'t> Uses<'t> {
         let own = Uses::of(text, node, &Results::default());
         own.words
             .iter()
-            .any(|(word, (n, _))| self.words.get(word).map_or(0, |&(count, _)| count) > *n)
+            .any(|(word, (n, _, _))| self.words.get(word).map_or(0, |&(count, _, _)| count) > *n)
     }
 
     /// True when the function around `node` gives its result to no one in the text: a
