@@ -277,6 +277,10 @@ pub struct Driver<'a> {
     accepted: usize,
     /// Where HDD* is while it runs.
     hdd_state: Option<HddState>,
+    /// HDD*'s record, per depth, of the number of accepted texts when the depth's last
+    /// pass ended (see [`Driver::hdd`]); a field rather than a copy in [`HddState`] per
+    /// pass, which cost time quadratic in the depth of a deep chain.
+    settled: Vec<Option<usize>>,
     /// While values shrink: the text's length before, and the labels of the top-level
     /// nodes that could not be deleted then (see [`Driver::shrink_pass`]).
     shrink_from: Option<(usize, Vec<String>)>,
@@ -481,8 +485,6 @@ impl Audit {
 struct HddState {
     /// The number of accepted texts when the round began.
     round_from: usize,
-    /// As in `hdd`: per depth, the number of accepted texts when its last pass ended.
-    settled: Vec<Option<usize>>,
     /// The depths the pass now running settles (in code, only if it accepts nothing).
     depths: std::ops::RangeInclusive<usize>,
     /// The number of accepted texts when that pass began.
@@ -623,6 +625,7 @@ impl<'a> Driver<'a> {
             unlikely_too: false,
             accepted: 0,
             hdd_state: None,
+            settled: Vec::new(),
             shrink_from: None,
             audit: std::env::var_os("TREEREDUCE_AUDIT_PREFETCH").map(|_| Audit::default()),
             rewrites_from: 0,
@@ -790,7 +793,7 @@ impl<'a> Driver<'a> {
     fn hdd(&mut self) -> Result<()> {
         let mut round = 0;
         // For each depth, the number of accepted texts when its last pass ended.
-        let mut settled: Vec<Option<usize>> = Vec::new();
+        self.settled.clear();
         loop {
             round += 1;
             let before = self.current.len();
@@ -800,7 +803,7 @@ impl<'a> Driver<'a> {
             // deletion that fails may succeed with its surroundings): markup only (chains
             // too, but for bare ones, see `chain`).
             if round > 1 && self.frontend.needs_are_local() {
-                self.hdd_bottom_up(&mut settled, round, round_from)?;
+                self.hdd_bottom_up(round, round_from)?;
                 if self.current.len() == before && self.rollbacks == rollbacks {
                     return Ok(());
                 }
@@ -820,6 +823,10 @@ impl<'a> Driver<'a> {
             // A chain that reaches the depth the tree was built to asks for a deeper one.
             let mut deeper: Option<u32> = None;
             loop {
+                // A deep tree may hold many depths in a row with nothing to ask.
+                if interrupted() {
+                    return Err(Error::Interrupted);
+                }
                 let wanted = deeper.take().unwrap_or(0);
                 let limit = match &parsed {
                     Some((at, tree, _)) if *at == self.accepted => match tree.limit() {
@@ -843,10 +850,10 @@ impl<'a> Driver<'a> {
                     break;
                 };
                 let at = depth as usize;
-                if settled.len() <= at {
-                    settled.resize(at + 1, None);
+                if self.settled.len() <= at {
+                    self.settled.resize(at + 1, None);
                 }
-                if settled[at] != Some(self.accepted) {
+                if self.settled[at] != Some(self.accepted) {
                     let lists = self.lists(&self.current, tree, nodes, &self.needed);
                     let chain = match probed {
                         Some(at) if at == depth => None,
@@ -890,7 +897,7 @@ impl<'a> Driver<'a> {
                             };
                             let probe = [vec![node]];
                             let at_probe = tree.node(node).depth;
-                            self.note_hdd(round_from, &settled, at..=below as usize);
+                            self.note_hdd(round_from, at..=below as usize);
                             self.delete_pass(tree, &probe, at_probe, round, following)?;
                             if self.rollbacks != rolled_back {
                                 // Undone: the chain is asked top-down.
@@ -907,17 +914,17 @@ impl<'a> Driver<'a> {
                                 continue;
                             }
                         } else {
-                            self.note_hdd(round_from, &settled, at..=below as usize);
+                            self.note_hdd(round_from, at..=below as usize);
                         }
                         gallop = None;
                         let rolled_back = self.rollbacks;
                         self.delete_items(&beside, depth, round, after)?;
                         if self.rollbacks == rolled_back {
                             let below = below as usize;
-                            if settled.len() <= below {
-                                settled.resize(below + 1, None);
+                            if self.settled.len() <= below {
+                                self.settled.resize(below + 1, None);
                             }
-                            settled[at..=below].fill(Some(self.accepted));
+                            self.settled[at..=below].fill(Some(self.accepted));
                         }
                         depth = below + 1;
                         continue;
@@ -927,17 +934,18 @@ impl<'a> Driver<'a> {
                     let following = self.after_depth(depth);
                     let locked = locked_nodes(&self.current, tree, nodes);
                     let accepted = self.accepted;
-                    self.note_hdd(round_from, &settled, at..=at);
+                    self.note_hdd(round_from, at..=at);
                     self.delete_pass(tree, &lists, depth, round, following)?;
                     if self.accepted != accepted && !locked.is_empty() {
                         self.delete_unlocked(&locked, depth, round)?;
                     }
                     if self.slices != SliceState::Off {
-                        let unchanged = (self.accepted == accepted).then_some(tree);
+                        let unchanged =
+                            (self.accepted == accepted).then_some((tree, nodes.as_slice()));
                         self.delete_sliced(depth, round, unchanged)?;
                     }
                     let settles = self.pass_settles(accepted);
-                    settled[at] =
+                    self.settled[at] =
                         (self.rollbacks == rolled_back && settles).then_some(self.accepted);
                 }
                 depth += 1;
@@ -994,27 +1002,37 @@ impl<'a> Driver<'a> {
     /// abandoned once its failures pass [`SLICE_THRIFT`] and two for each success, and
     /// after [`FRUITLESS_SLICES`] lists in a row that accept nothing, slices are not
     /// offered again.
-    fn delete_sliced(&mut self, depth: u32, round: usize, unchanged: Option<&Tree>) -> Result<()> {
-        // The tree of the depth's list when that list changed nothing, else the one the
-        // list's last parse left (see `verify`).
+    fn delete_sliced(
+        &mut self,
+        depth: u32,
+        round: usize,
+        unchanged: Option<(&Tree, &[NodeId])>,
+    ) -> Result<()> {
+        // The tree of the depth's list and the nodes of the depth when that list changed
+        // nothing (the caller's index has them: indexing the tree again at every depth of
+        // a deep chain was quadratic), else the tree the list's last parse left (see
+        // `verify`), whose nodes at this depth are found once.
         let built = match unchanged {
             Some(_) => None,
-            None => Some(self.parse_current_to(Some(limit_for(depth + 1)))?),
+            None => {
+                let tree = self.parse_current_to(Some(limit_for(depth + 1)))?;
+                let nodes = tree.at_depth(depth);
+                Some((tree, nodes))
+            }
         };
-        let Some(tree) = unchanged.or(built.as_ref()) else {
+        let Some((tree, nodes)) = unchanged.or(built.as_ref().map(|(t, n)| (t, n.as_slice())))
+        else {
             return Ok(());
         };
-        let index = tree.depth_index();
-        let items = match index.get(depth as usize) {
-            Some(nodes) => {
-                let text = &self.current;
-                let slices = slices_of(&mut self.sliced_text, self.frontend, text, tree, nodes);
-                sliced_items(text, tree, nodes, &slices, &self.needed)
-            }
-            None => Vec::new(),
+        let items = if nodes.is_empty() {
+            Vec::new()
+        } else {
+            let text = &self.current;
+            let slices = slices_of(&mut self.sliced_text, self.frontend, text, tree, nodes);
+            sliced_items(text, tree, nodes, &slices, &self.needed)
         };
         // The depth below takes the same tree while the text stays.
-        if let Some(built) = built {
+        if let Some((built, _)) = built {
             self.ready = Some((key(&self.current), built));
         }
         if items.is_empty() {
@@ -1183,12 +1201,7 @@ impl<'a> Driver<'a> {
     /// asked about counts, so a deletion that a change elsewhere made possible (a method
     /// and its only call) is still found. After an accepted deletion the tree is built
     /// again and what was known is forgotten.
-    fn hdd_bottom_up(
-        &mut self,
-        settled: &mut Vec<Option<usize>>,
-        round: usize,
-        round_from: usize,
-    ) -> Result<()> {
+    fn hdd_bottom_up(&mut self, round: usize, round_from: usize) -> Result<()> {
         let mut tree = self.parse_current_to(None)?;
         let mut built_at = self.accepted;
         let mut index = tree.depth_index();
@@ -1207,11 +1220,11 @@ impl<'a> Driver<'a> {
                     break;
                 }
             }
-            if settled.len() <= depth {
-                settled.resize(depth + 1, None);
+            if self.settled.len() <= depth {
+                self.settled.resize(depth + 1, None);
             }
             let nodes = &index[depth];
-            let asked = settled[depth] != Some(self.accepted);
+            let asked = self.settled[depth] != Some(self.accepted);
             if asked {
                 let lists =
                     self.lists_not_implied(&self.current, &tree, nodes, &self.needed, |id| {
@@ -1222,7 +1235,7 @@ impl<'a> Driver<'a> {
                 if lists.iter().any(|list| !list.is_empty()) {
                     // What follows when this depth keeps all its nodes, as guessed.
                     let ahead = match self.predicts() {
-                        true => self.bottom_up_ahead(&tree, &index, depth, &implied, settled),
+                        true => self.bottom_up_ahead(&tree, &index, depth, &implied),
                         false => Ahead::GaveUp,
                     };
                     let following = match &ahead {
@@ -1233,10 +1246,10 @@ impl<'a> Driver<'a> {
                         Ahead::Top => Following::BottomUp { depth, ahead: None },
                         Ahead::GaveUp => Following::Unknown,
                     };
-                    self.note_hdd(round_from, settled, depth..=depth);
+                    self.note_hdd(round_from, depth..=depth);
                     self.delete_pass(&tree, &lists, level, round, following)?;
                 }
-                settled[depth] = (self.rollbacks == rolled_back).then_some(self.accepted);
+                self.settled[depth] = (self.rollbacks == rolled_back).then_some(self.accepted);
             }
             // Every deletable node of this depth fails on this text when nothing was
             // accepted: each was asked in vain, is known to fail, or its list had settled.
@@ -1262,11 +1275,10 @@ impl<'a> Driver<'a> {
         index: &[Vec<NodeId>],
         depth: usize,
         implied: &BTreeSet<NodeId>,
-        settled: &[Option<usize>],
     ) -> Ahead {
         let mut more = BTreeSet::new();
         imply_ancestors(tree, &index[depth], implied, &mut more);
-        let settled = |above: usize| settled.get(above) == Some(&Some(self.accepted));
+        let settled = |above: usize| self.settled.get(above) == Some(&Some(self.accepted));
         self.bottom_up_first(tree, index, depth, (implied, more), settled, &self.needed)
     }
 
@@ -1332,7 +1344,7 @@ impl<'a> Driver<'a> {
         self.hdd_state.as_ref().is_some_and(|state| {
             (state.depths.contains(&at)
                 && (local || (unchanged && self.pass_settles(state.pass_from))))
-                || (unchanged && state.settled.get(at) == Some(&Some(self.accepted)))
+                || (unchanged && self.settled.get(at) == Some(&Some(self.accepted)))
         })
     }
 
@@ -1345,15 +1357,9 @@ impl<'a> Driver<'a> {
     }
 
     /// Records where HDD* is (see [`HddState`]) before a pass over `depths`.
-    fn note_hdd(
-        &mut self,
-        round_from: usize,
-        settled: &[Option<usize>],
-        depths: std::ops::RangeInclusive<usize>,
-    ) {
+    fn note_hdd(&mut self, round_from: usize, depths: std::ops::RangeInclusive<usize>) {
         self.hdd_state = Some(HddState {
             round_from,
-            settled: settled.to_vec(),
             depths,
             pass_from: self.accepted,
         });
@@ -3356,15 +3362,9 @@ fn sliced_items(
     slices: &frontend::Slices,
     needed: &Needed,
 ) -> Vec<Vec<Edit>> {
-    let mut by_span: BTreeMap<(usize, usize), NodeId> = BTreeMap::new();
-    for id in tree.ids() {
-        let node = tree.node(id);
-        if node.deletable() {
-            by_span
-                .entry((node.span.start, node.span.end))
-                .or_insert(id);
-        }
-    }
+    // The deletable nodes by span, over the whole tree: built only when some node of the
+    // depth has a slice, since a deep chain asks at each of its many depths.
+    let mut by_span: Option<BTreeMap<(usize, usize), NodeId>> = None;
     nodes
         .iter()
         .map(|&id| tree.node(id))
@@ -3374,6 +3374,18 @@ fn sliced_items(
             if edits.is_empty() {
                 return None;
             }
+            let by_span = by_span.get_or_insert_with(|| {
+                let mut by_span = BTreeMap::new();
+                for id in tree.ids() {
+                    let node = tree.node(id);
+                    if node.deletable() {
+                        by_span
+                            .entry((node.span.start, node.span.end))
+                            .or_insert(id);
+                    }
+                }
+                by_span
+            });
             let mut uses = Vec::with_capacity(slice.len());
             for span in slice {
                 match by_span.get(&(span.start, span.end)) {

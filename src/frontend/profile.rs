@@ -1300,6 +1300,10 @@ impl Grammar {
         } else {
             Uses::default()
         };
+        let known = Known {
+            uses,
+            spines: RefCell::new(BTreeMap::new()),
+        };
         let mut truncated = false;
         // Where the lines end, for the lines nodes share (see `shared_line`).
         let breaks: Vec<usize> = text
@@ -1337,7 +1341,7 @@ impl Grammar {
                 continue;
             } else {
                 let alternatives =
-                    self.alternatives(text, p.node, parent, &p.leads, p.in_list, &uses);
+                    self.alternatives(text, p.node, parent, &p.leads, p.in_list, &known);
                 if p.delete.is_none() && alternatives.is_empty() && !info.text {
                     p.parent
                 } else {
@@ -1558,8 +1562,9 @@ impl Grammar {
         parent: Option<TsNode>,
         leads: &[(&str, Option<&str>)],
         in_list: bool,
-        uses: &Uses,
+        known: &Known,
     ) -> Vec<Alternative> {
+        let (uses, spines) = (&known.uses, &known.spines);
         let info = self.info(node);
         let own_text = &text[node.byte_range()];
         let mut out: Vec<Alternative> = Vec::new();
@@ -1650,7 +1655,7 @@ impl Grammar {
                         && !(loose
                             && (category.loose_unless.iter().any(|k| k == c.kind())
                                 || has_token(text, c, &category.loose_unless_has)))
-                        && leftmost(c).all(|d| self.info(d).avoid & leading == 0)
+                        && (leading == 0 || self.leading_avoid(c, spines) & leading == 0)
                 };
                 out.extend(
                     self.hoist(node, bit, category, in_list, &fits)
@@ -1846,6 +1851,28 @@ impl Grammar {
         out
     }
 
+    /// The `avoid` bits of `node` and of every descendant it begins with (see
+    /// [`leftmost`]), remembered in `spines` by node for the parse: each node of a chain
+    /// of calls thousands long begins with the whole chain below it, and a walk down it
+    /// for every hoist it offers took seconds.
+    fn leading_avoid(&self, node: TsNode, spines: &RefCell<BTreeMap<usize, u32>>) -> u32 {
+        let mut spines = spines.borrow_mut();
+        let mut walked = Vec::new();
+        let mut bits = 0;
+        for d in leftmost(node) {
+            if let Some(&known) = spines.get(&d.id()) {
+                bits = known;
+                break;
+            }
+            walked.push(d);
+        }
+        for d in walked.into_iter().rev() {
+            bits |= self.info(d).avoid;
+            spines.insert(d.id(), bits);
+        }
+        bits
+    }
+
     /// True when `node` holds (outside nested enclosures) a construct of a scope group in
     /// `crossed`, such as a `return` lifted out of its function.
     fn leaks_scope<'t>(&self, node: TsNode<'t>, crossed: u32, cursor: &mut TreeCursor<'t>) -> bool {
@@ -1895,6 +1922,15 @@ fn push_named<'t>(
 /// bound, an outer block hoists one this many levels down, and HDD's chain search takes
 /// the depths between.
 const HOIST_REACH: usize = 256;
+
+/// What [`Grammar::build`] knows of the whole parse while it gives each node its
+/// alternatives.
+struct Known<'t> {
+    /// The names and results used (see [`Uses`]).
+    uses: Uses<'t>,
+    /// The bits [`Grammar::leading_avoid`] found, by node id.
+    spines: RefCell<BTreeMap<usize, u32>>,
+}
 
 /// `node` and its descendants that begin where it begins, outermost first.
 fn leftmost(node: TsNode) -> impl Iterator<Item = TsNode> {
