@@ -23,9 +23,13 @@ fn main() -> ExitCode {
     };
     if let Some(stats) = &cli.stats_json {
         let output = config.output_path();
-        let clash = [(&config.input, "input"), (&output, "output")]
-            .into_iter()
-            .find(|(path, _)| output::same_file(stats, path));
+        let clash = [
+            (&config.input, "input"),
+            (&output, "output"),
+            (&config.test, "test"),
+        ]
+        .into_iter()
+        .find(|(path, _)| output::same_file(stats, path));
         if let Some((_, what)) = clash {
             treereduce::tell!(
                 "treereduce: --stats-json {} is the {what} file; choose another path",

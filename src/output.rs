@@ -99,9 +99,26 @@ fn write_error(path: &Path) -> impl Fn(std::io::Error) -> Error + Copy + '_ {
 /// or the output exists and is not a regular file.
 pub fn check_writable(path: &Path) -> Result<()> {
     let (target, _) = target(path)?;
-    tempfile::NamedTempFile::new_in(folder_of(&target))
+    let folder = folder_of(&target);
+    // The error names the folder, not the temporary file that could not be made in it.
+    let why = |kind: std::io::ErrorKind, what: &str| {
+        write_error(path)(std::io::Error::new(
+            kind,
+            format!("{what} {}", folder.display()),
+        ))
+    };
+    if !folder.is_dir() {
+        return Err(why(std::io::ErrorKind::NotFound, "no such folder:"));
+    }
+    tempfile::NamedTempFile::new_in(folder)
         .map(drop)
-        .map_err(write_error(path))
+        .map_err(|e| {
+            let kind = e.kind();
+            why(
+                kind,
+                &format!("{} in the folder", std::io::Error::from(kind)),
+            )
+        })
 }
 
 /// The file `path` names: symbolic links followed (a dangling one to the file it would

@@ -639,11 +639,12 @@ fn unwritable_output_folder_exits_2_before_any_test() {
     s.script("t.sh", &format!("touch '{}'\nexit 0", ran.display()));
     let out = s.run(&["a.xml", "./t.sh", "-o", "/nonexistent-dir/x.xml"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("/nonexistent-dir/x.xml"),
-        "{}",
-        stderr(&out)
-    );
+    // The folder is named as missing, not the temporary file that could not be made.
+    let err = stderr(&out);
+    assert!(err.contains("/nonexistent-dir/x.xml"), "{err}");
+    assert!(err.contains("no such folder: /nonexistent-dir"), "{err}");
+    assert!(!err.contains(".tmp"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
     assert!(!ran.exists(), "the test ran");
 }
 
@@ -798,8 +799,9 @@ fn start_up_checks_give_the_same_verdicts_for_every_jobs_count() {
     assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
 }
 
-/// `--stats-json` naming the input or the output is refused before any test runs (it
-/// overwrote the input once), and so is a stats path whose folder does not exist.
+/// `--stats-json` naming the input, the output or the test is refused before any test
+/// runs (it overwrote the input once, and a review's test script), and so is a stats path
+/// whose folder does not exist.
 #[test]
 fn stats_json_never_replaces_the_input_or_the_output() {
     let s = Scratch::new();
@@ -828,6 +830,7 @@ fn stats_json_never_replaces_the_input_or_the_output() {
             "--stats-json",
             "/nonexistent-dir/s.json",
         ],
+        ["a.xml", "./t.sh", "-o", "out.xml", "--stats-json", "t.sh"],
     ] {
         let out = s.run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
@@ -836,6 +839,7 @@ fn stats_json_never_replaces_the_input_or_the_output() {
         assert!(!s.path().join("out.xml").exists(), "{args:?}");
     }
     assert_eq!(s.read("a.xml"), input);
+    assert!(s.read("t.sh").contains("grep -q keep"));
     let out = s.run(&["a.xml", "./t.sh", "-o", "out.xml", "--stats-json", "s.json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(json_number(&s.read("s.json"), "oracle_calls") > 0);
