@@ -826,19 +826,21 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
     if positional && text[range.clone()] != placeholder {
         alternatives.push(vec![Edit::replace(range.clone(), placeholder)]);
     }
-    // `<a>  </a>` says the same as `<a/>`.
-    if !tag.empty && text[content.clone()].chars().all(is_xml_space) {
-        alternatives.push(vec![Edit::replace(
-            tag.end - 1..range.end,
-            String::from("/>"),
-        )]);
-    }
     // A text's range is taken from its neighbours (see `add_text`), so a text that begins
     // with a reference to an entity (whose range lies in the DOCTYPE) is no reason.
     let opaque = xn.children().any(|c| {
         let r = c.range();
         !c.is_text() && (r.start < content.start || r.end > content.end)
     });
+    // `<a>  </a>` says the same as `<a/>`; and content with no nodes of its own (see
+    // `Context::opaque`) goes whole this way, else the reference to an entity of markup
+    // in it, and so the entity's declaration and the DOCTYPE, would stay for good.
+    if !tag.empty && (opaque || text[content.clone()].chars().all(is_xml_space)) {
+        alternatives.push(vec![Edit::replace(
+            tag.end - 1..range.end,
+            String::from("/>"),
+        )]);
+    }
     let elements: Vec<roxmltree::Node> = xn
         .children()
         .filter(|c| c.is_element() && !opaque)
