@@ -367,6 +367,18 @@ fn escape_len(rest: &str) -> usize {
     match rest.as_bytes().get(1) {
         Some(b'x') => 2 + hex_run(2, 2),
         Some(b'u') if rest[2..].starts_with('{') => rest.find('}').map_or(rest.len(), |e| e + 1),
+        // A surrogate pair's two escapes stand for one character: they go together, and
+        // never leave a lone surrogate, which strict JSON parsers refuse.
+        Some(b'u') if hex_run(2, 4) == 4 => {
+            let unit = |at: usize| {
+                rest.get(at..at + 4)
+                    .and_then(|h| u16::from_str_radix(h, 16).ok())
+            };
+            let high = unit(2).is_some_and(|u| (0xD800..0xDC00).contains(&u));
+            let low = rest[6..].starts_with("\\u")
+                && unit(8).is_some_and(|u| (0xDC00..0xE000).contains(&u));
+            if high && low { 12 } else { 6 }
+        }
         Some(b'u') => 2 + hex_run(2, 4),
         Some(b'\r') if rest[2..].starts_with('\n') => 3,
         Some(_) => 1 + rest[1..].chars().next().map_or(0, char::len_utf8),
@@ -1276,6 +1288,24 @@ mod tests {
         };
         assert!(offered(Grain::Words));
         assert!(!offered(Grain::Characters));
+    }
+
+    /// A surrogate pair written as two escapes is one character: one piece, so that no
+    /// deletion leaves half of it (strict JSON parsers refuse a lone surrogate). A lone
+    /// one, or two highs in a row, are pieces of their own.
+    #[test]
+    fn a_surrogate_pair_of_escapes_is_one_piece() {
+        let text = "f('x\\ud83d\\ude00y\\ud83d\\ud83dz\\udc00');\n";
+        let pieces = [vec![
+            "x",
+            "\\ud83d\\ude00",
+            "y",
+            "\\ud83d",
+            "\\ud83d",
+            "z",
+            "\\udc00",
+        ]];
+        assert_eq!(string_pieces(text, Grain::Characters), pieces);
     }
 
     #[test]
