@@ -1282,7 +1282,7 @@ impl Grammar {
             delete: Option<Range<usize>>,
             in_list: bool,
             position: Option<(TsNode<'t>, Option<&'t str>)>,
-            /// The positions (parent kind, field) this node begins, its own last.
+            /// The positions (parent kind, field) this node begins, each once, its own last.
             leads: Vec<(&'t str, Option<&'t str>)>,
             /// For a separated list's last item (see [`Node::separators`]).
             separators: Option<Arc<[Separator]>>,
@@ -1407,7 +1407,12 @@ impl Grammar {
                 } else {
                     Vec::new()
                 };
-                leads.push((p.node.kind(), *field));
+                // Each position once (only whether the node begins one is asked, and which
+                // is its own, the last): a chain `a + a + ...` 20 000 long begins the same
+                // position at every level, and its copies and scans took seconds.
+                let own = (p.node.kind(), *field);
+                leads.retain(|&lead| lead != own);
+                leads.push(own);
                 let separators = tail
                     .as_ref()
                     .filter(|(last, _)| *last == i)
