@@ -444,16 +444,19 @@ impl<'a> StartupChecks<'a> {
                 if trivial.interesting && !self.config.allow_trivial =>
             {
                 let still = smaller_still(self.frontend, smallest.clone());
-                let asked = match (&mut driver, still != smallest) {
-                    (_, false) => None,
-                    (Some(driver), true) => Some(self.ask(&oracle, &mut driver.stats, &still)),
-                    (None, true) => Some(self.ask(&oracle, stats, &still)),
-                };
-                let asked = match asked.transpose() {
-                    Ok(asked) => asked,
-                    Err(error) => return stop(driver, stats, error),
-                };
-                if asked.is_some_and(|v| !v.interesting) {
+                let mut boring = false;
+                if still != smallest {
+                    // Counted where the calls before it were.
+                    let counted = match &mut driver {
+                        Some(driver) => &mut driver.stats,
+                        None => &mut *stats,
+                    };
+                    match self.ask(&oracle, counted, &still) {
+                        Ok(verdict) => boring = !verdict.interesting,
+                        Err(error) => return stop(driver, stats, error),
+                    }
+                }
+                if boring {
                     (self.original.to_string(), Some(still))
                 } else {
                     const SHOWN: usize = 60;

@@ -1608,7 +1608,7 @@ impl Grammar {
                         Segment::Inner => node.named_child(0),
                         other => segment_node(node, other),
                     }
-                    && !self.may_stand_at(lead, at)
+                    && !self.may_stand_at(lead, at, spines)
                 {
                     continue;
                 }
@@ -1793,7 +1793,12 @@ impl Grammar {
     /// Whether `node` may stand at `at` by the categories' `avoid` rules (their
     /// `when_parent_has` ones aside): its kind is not avoided there, nor with `leading`,
     /// the kind of any node it begins with.
-    fn may_stand_at(&self, node: TsNode, at: &Position) -> bool {
+    fn may_stand_at(
+        &self,
+        node: TsNode,
+        at: &Position,
+        spines: &RefCell<BTreeMap<usize, u32>>,
+    ) -> bool {
         let (kind, field) = (at.0.as_str(), at.1.as_deref());
         self.categories.iter().flat_map(|c| &c.avoid).all(|a| {
             let here =
@@ -1803,7 +1808,7 @@ impl Grammar {
                 return true;
             }
             if a.leading {
-                leftmost(node).all(|d| self.info(d).avoid & a.bit == 0)
+                self.leading_avoid(node, spines) & a.bit == 0
             } else {
                 self.info(node).avoid & a.bit == 0
             }
