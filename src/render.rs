@@ -53,7 +53,7 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
                 if let Some(last) = out.last_mut() {
                     last.0.end = end;
                 }
-                tail = edit.separators.as_deref().or(tail);
+                tail = edit.separators().or(tail);
             } else if let Some(tag) = edit.carry.filter(|&tag| tag >= last_start) {
                 // An insertion into a tag that a deletion beginning at it takes away.
                 if last_deletion && !edit.text.is_empty() && blank(base, last_start..tag) {
@@ -86,20 +86,14 @@ pub fn splices<'e>(base: &str, edits: &[&'e Edit]) -> Vec<(Range<usize>, &'e str
         pos = end;
         last_start = start;
         last_deletion = edit.is_deletion();
-        tail = edit.separators.as_deref().filter(|_| last_deletion);
+        tail = edit.separators().filter(|_| last_deletion);
     }
     if let Some(separators) = tail {
         take_separator(base, &mut out, separators);
     }
     // Lines first: a line taken whole may join the deletions before and after it into
     // one run that empties a list (`{\n  a();\n  b(); c();\n}`).
-    fn line(e: &Edit) -> Option<&Line> {
-        e.line.as_ref()
-    }
-    fn hollow(e: &Edit) -> Option<&Line> {
-        e.hollow.as_ref()
-    }
-    for field in [line, hollow] {
+    for field in [Edit::line, Edit::hollow] {
         let mut lines: Vec<&Line> = edits
             .iter()
             .filter(|e| e.is_deletion())
@@ -411,7 +405,11 @@ mod tests {
         }]
         .into();
         let last = Edit {
-            separators: Some(separators),
+            along: crate::tree::Along {
+                separators: Some(separators),
+                ..Default::default()
+            }
+            .shared(),
             ..Edit::delete(12..15)
         };
         let comment = del(2, 10);

@@ -25,6 +25,28 @@ pub struct Edit {
     pub span: Range<usize>,
     /// Replacement text.
     pub text: String,
+    /// For a deletion around a piece of code that stays (a hoist): when what comes before
+    /// it and after it in the candidate would fuse into one token (two words, `/` and `/`,
+    /// see [`crate::render::would_fuse`]), a space is left instead (`return{b:l.x}`
+    /// keeping `l.x` is `return l.x`).
+    pub apart: bool,
+    /// For an insertion into a start tag (the namespace declarations an element takes
+    /// over from one unwrapped around it): where that tag begins. Should the candidate
+    /// also delete the tag (the element is unwrapped too), the text is not lost but goes
+    /// into the tag the deletion leaves in its place, whose insertion says so (see
+    /// [`crate::render::splices`]); such an insertion may be empty, a mere anchor (every
+    /// hoist in a namespaced document has one, so it is no [`Along`]).
+    pub carry: Option<usize>,
+    /// What the deletion takes along, for the few deletions that take anything (see
+    /// [`Along`]); shared, so that an edit stays small and copies cheaply.
+    pub along: Option<Arc<Along>>,
+}
+
+/// What goes with a deletion besides its own span. Most have none of it, so it lives
+/// behind one pointer: a tree of a large flat document holds hundreds of thousands of
+/// edits and nodes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Along {
     /// For the deletion of a separated list's last item: the separators that go when the
     /// deletion runs back to an item's start (see [`Separator`]).
     pub separators: Option<Arc<[Separator]>>,
@@ -37,17 +59,13 @@ pub struct Edit {
     /// deletions of a candidate, merged, take all of `content`, they take `whole` too, so
     /// that a list emptied over several lines is `{}`, not `{` and `}` on two lines.
     pub hollow: Option<Line>,
-    /// For a deletion around a piece of code that stays (a hoist): when what comes before
-    /// it and after it in the candidate would fuse into one token (two words, `/` and `/`,
-    /// see [`crate::render::would_fuse`]), a space is left instead (`return{b:l.x}`
-    /// keeping `l.x` is `return l.x`).
-    pub apart: bool,
-    /// For an insertion into a start tag (the namespace declarations an element takes
-    /// over from one unwrapped around it): where that tag begins. Should the candidate
-    /// also delete the tag (the element is unwrapped too), the text is not lost but goes
-    /// into the tag the deletion leaves in its place, whose insertion says so (see
-    /// [`crate::render::splices`]); such an insertion may be empty, a mere anchor.
-    pub carry: Option<usize>,
+}
+
+impl Along {
+    /// `self` to be shared, or `None` when it holds nothing.
+    pub fn shared(self) -> Option<Arc<Along>> {
+        (self != Along::default()).then(|| Arc::new(self))
+    }
 }
 
 /// The line a node shares with other nodes (statements side by side, `a(); b();`): when the
@@ -89,11 +107,9 @@ impl Edit {
         Edit {
             span,
             text,
-            separators: None,
-            line: None,
-            hollow: None,
             apart: false,
             carry: None,
+            along: None,
         }
     }
 
@@ -112,6 +128,21 @@ impl Edit {
             carry: Some(tag),
             ..Edit::replace(at..at, text)
         }
+    }
+
+    /// The separators the deletion may take along (see [`Along::separators`]).
+    pub fn separators(&self) -> Option<&[Separator]> {
+        self.along.as_ref()?.separators.as_deref()
+    }
+
+    /// The line the deletion may take whole (see [`Along::line`]).
+    pub fn line(&self) -> Option<&Line> {
+        self.along.as_ref()?.line.as_ref()
+    }
+
+    /// The brackets' inside the deletion may empty (see [`Along::hollow`]).
+    pub fn hollow(&self) -> Option<&Line> {
+        self.along.as_ref()?.hollow.as_ref()
     }
 
     /// True when this edit only removes bytes.
@@ -156,14 +187,10 @@ pub struct Node {
     /// specifier of a declaration of `a`), each as that node's own deletion, separators
     /// and all. Empty for most nodes.
     pub also: Vec<Edit>,
-    /// For the last item of a separated list: the separators its deletion may take along
-    /// (see [`Separator`]).
-    pub separators: Option<Arc<[Separator]>>,
-    /// For a node that shares its line with others: the line its deletion may take along
-    /// (see [`Line`]).
-    pub line: Option<Line>,
-    /// For an item of a bracketed list: the brackets' inside (see [`Edit::hollow`]).
-    pub hollow: Option<Line>,
+    /// What the node's deletion takes along: for the last item of a separated list, the
+    /// separators; for a node that shares its line with others, the line; for an item of
+    /// a bracketed list, the brackets' inside (see [`Along`]). `None` for most nodes.
+    pub along: Option<Arc<Along>>,
     /// Ways to rewrite the node other than deleting it (placeholder, unwrap, hoist), smallest
     /// result first. Each is a set of edits inside `span`; expressing an unwrap as the
     /// deletion of two tags lets rewrites of nested nodes compose.
@@ -197,9 +224,7 @@ impl Node {
             span,
             delete,
             also: Vec::new(),
-            separators: None,
-            line: None,
-            hollow: None,
+            along: None,
             alternatives: Vec::new(),
             parent: None,
             depth: 0,
@@ -212,9 +237,7 @@ impl Node {
     /// [`Separator`], [`Line`], [`Edit::hollow`]).
     pub fn deletion(&self) -> Option<Edit> {
         Some(Edit {
-            separators: self.separators.clone(),
-            line: self.line.clone(),
-            hollow: self.hollow.clone(),
+            along: self.along.clone(),
             ..Edit::delete(self.delete.clone()?)
         })
     }

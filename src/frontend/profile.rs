@@ -14,7 +14,7 @@ use serde::Deserialize;
 use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
 
 use super::SyntaxError;
-use crate::tree::{Edit, Line, Node, NodeId, NodeKind, Separator, Tree};
+use crate::tree::{Along, Edit, Line, Node, NodeId, NodeKind, Separator, Tree};
 
 /// A valid text's tree-sitter tree, known by the hash of the text.
 struct Parsed {
@@ -1284,9 +1284,9 @@ impl Grammar {
             position: Option<(TsNode<'t>, Option<&'t str>)>,
             /// The positions (parent kind, field) this node begins, each once, its own last.
             leads: Vec<(&'t str, Option<&'t str>)>,
-            /// For a separated list's last item (see [`Node::separators`]).
+            /// For a separated list's last item (see [`Along::separators`]).
             separators: Option<Arc<[Separator]>>,
-            /// For an item of a bracketed list (see [`Node::hollow`]).
+            /// For an item of a bracketed list (see [`Along::hollow`]).
             hollow: Option<Line>,
         }
         let mut tree = Tree::new(text.len());
@@ -1335,8 +1335,12 @@ impl Grammar {
                 tree.root()
             } else if info.comment {
                 let mut node = leaf(text, NodeKind::Comment, p.node, p.delete, Vec::new());
-                node.line = line_of(&node);
-                node.hollow = p.hollow;
+                node.along = Along {
+                    line: line_of(&node),
+                    hollow: p.hollow,
+                    ..Along::default()
+                }
+                .shared();
                 tree.push(p.parent, node);
                 continue;
             } else {
@@ -1346,9 +1350,12 @@ impl Grammar {
                     p.parent
                 } else {
                     let mut node = leaf(text, NodeKind::Element, p.node, p.delete, alternatives);
-                    node.separators = p.separators;
-                    node.line = line_of(&node);
-                    node.hollow = p.hollow.filter(|_| p.in_list);
+                    node.along = Along {
+                        separators: p.separators,
+                        line: line_of(&node),
+                        hollow: p.hollow.filter(|_| p.in_list),
+                    }
+                    .shared();
                     // An item of a list without separators goes with the comments after it
                     // on its line (`f(); // why`); it may also go alone, as a rewrite,
                     // which only a test that needs such a comment leaves to ask.
