@@ -20,7 +20,7 @@ use crate::oracle::{Oracle, Outcome, interrupted};
 use crate::progress::Progress;
 use crate::reduce::{Strategy, StrategyKind, StrategyOptions};
 use crate::render::{render, splices};
-use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Label, Node, NodeId, NodeKind, Tree};
 use crate::{output, tokens};
 
 /// How the nodes of one depth are grouped into lists.
@@ -283,7 +283,7 @@ pub struct Driver<'a> {
     settled: Vec<Option<usize>>,
     /// While values shrink: the text's length before, and the labels of the top-level
     /// nodes that could not be deleted then (see [`Driver::shrink_pass`]).
-    shrink_from: Option<(usize, Vec<String>)>,
+    shrink_from: Option<(usize, Vec<Label>)>,
     /// The check of the predictions prefetches go by (`TREEREDUCE_AUDIT_PREFETCH=1`).
     audit: Option<Audit>,
     /// The length of the text when the rewrite passes last began: when they leave it
@@ -963,7 +963,7 @@ impl<'a> Driver<'a> {
     /// to its end.
     fn delete_unlocked(
         &mut self,
-        locked: &[(String, String)],
+        locked: &[(Label, String)],
         depth: u32,
         round: usize,
     ) -> Result<()> {
@@ -1565,7 +1565,7 @@ impl<'a> Driver<'a> {
         // whose entities are no longer referenced).
         let tree = self.parse_current()?;
         let top = |tree: &Tree| tree.node(tree.root()).children.clone();
-        let locked: Vec<String> = top(&tree)
+        let locked: Vec<Label> = top(&tree)
             .into_iter()
             .filter(|&id| tree.node(id).delete.is_none())
             .map(|id| tree.node(id).label.clone())
@@ -3116,7 +3116,7 @@ impl Gallop {
 
 /// The declarations and attributes among `nodes` of `tree` (the tree of `text`) that may not
 /// be deleted now, by label and text: what a reference elsewhere keeps.
-fn locked_nodes(text: &str, tree: &Tree, nodes: &[NodeId]) -> Vec<(String, String)> {
+fn locked_nodes(text: &str, tree: &Tree, nodes: &[NodeId]) -> Vec<(Label, String)> {
     nodes
         .iter()
         .map(|&id| tree.node(id))
@@ -3128,7 +3128,7 @@ fn locked_nodes(text: &str, tree: &Tree, nodes: &[NodeId]) -> Vec<(String, Strin
 }
 
 /// The top-level nodes of `tree` that can be deleted and carry one of the `locked` labels.
-fn freed_nodes(tree: &Tree, locked: &[String]) -> Vec<NodeId> {
+fn freed_nodes(tree: &Tree, locked: &[Label]) -> Vec<NodeId> {
     tree.node(tree.root())
         .children
         .iter()

@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::tree::{Edit, Node, NodeId, Tree};
+use crate::tree::{Edit, Label, Node, NodeId, Tree};
 
 /// Which edit of a node a record is about.
 pub const DELETE: u32 = 0;
@@ -34,7 +34,7 @@ pub fn rewrite(rank: usize) -> u32 {
 /// One edit of a node that is known to fail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Record {
-    label: String,
+    label: Label,
     what: u32,
     parent: Range<usize>,
     /// Also released by an edit anywhere that takes away a word the node holds (see
@@ -675,7 +675,7 @@ mod tests {
             .find(|&id| other.node(id).label == "b")
             .expect("b");
         assert!(!needed.holds(other.node(b), DELETE));
-        other.node_mut(b).label = String::from("a");
+        other.node_mut(b).label = "a".into();
         assert!(needed.holds(other.node(b), DELETE));
     }
 

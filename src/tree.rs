@@ -151,6 +151,121 @@ impl Edit {
     }
 }
 
+/// A node's label (see [`Node::label`]): a name the front end knows by heart (a tree-sitter
+/// kind, `#text`), which costs nothing, or one read from the document (an element's name),
+/// shared by the nodes that have it. Compares as its text.
+#[derive(Clone)]
+pub struct Label(LabelText);
+
+#[derive(Clone)]
+enum LabelText {
+    Known(&'static str),
+    Read(Arc<str>),
+}
+
+impl Label {
+    /// The label's text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            LabelText::Known(text) => text,
+            LabelText::Read(text) => text,
+        }
+    }
+}
+
+impl std::ops::Deref for Label {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&'static str> for Label {
+    fn from(text: &'static str) -> Self {
+        Label(LabelText::Known(text))
+    }
+}
+
+impl From<String> for Label {
+    fn from(text: String) -> Self {
+        Label(LabelText::Read(text.into()))
+    }
+}
+
+impl From<Arc<str>> for Label {
+    fn from(text: Arc<str>) -> Self {
+        Label(LabelText::Read(text))
+    }
+}
+
+impl PartialEq for Label {
+    fn eq(&self, other: &Label) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Label {}
+
+impl PartialEq<str> for Label {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Label {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialOrd for Label {
+    fn partial_cmp(&self, other: &Label) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Label {
+    fn cmp(&self, other: &Label) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for Label {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The labels read from one document: each name is made a [`Label`] once, and the nodes
+/// that bear it share it (a page of 25 000 `<item>` elements holds one `item`).
+#[derive(Debug, Default)]
+pub struct Labels(std::collections::BTreeMap<String, Label>);
+
+impl Labels {
+    /// The label for `name`.
+    pub fn of(&mut self, name: &str) -> Label {
+        if let Some(label) = self.0.get(name) {
+            return label.clone();
+        }
+        let label = Label::from(name.to_string());
+        self.0.insert(name.to_string(), label.clone());
+        label
+    }
+}
+
 /// What a node is, as far as the driver cares; the front end keeps the detail in `label`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeKind {
@@ -176,7 +291,7 @@ pub struct Node {
     /// What kind of node this is.
     pub kind: NodeKind,
     /// Front-end specific name: an element's qualified name, a tree-sitter kind.
-    pub label: String,
+    pub label: Label,
     /// The node's own bytes.
     pub span: Range<usize>,
     /// The bytes that go when the node is deleted (its span plus, say, the whitespace before
@@ -214,7 +329,7 @@ impl Node {
     /// alternatives, no children, no place in a tree yet.
     pub fn new(
         kind: NodeKind,
-        label: String,
+        label: Label,
         span: Range<usize>,
         delete: Option<Range<usize>>,
     ) -> Node {
@@ -258,7 +373,7 @@ impl Tree {
         Tree {
             nodes: vec![Node::new(
                 NodeKind::Document,
-                String::from("#document"),
+                "#document".into(),
                 0..len,
                 None,
             )],

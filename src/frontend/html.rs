@@ -24,7 +24,7 @@ use super::xml::{TAG_SPACE, add_text_span, markup_units, tag_spaces, whitespace}
 use super::{
     Frontend, Grain, SyntaxError, bom_len, deletion_span, line_and_column, take_whitespace,
 };
-use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Labels, Node, NodeId, NodeKind, Tree};
 
 /// HTML, held to the parse errors of the page it reduces.
 #[derive(Debug, Clone, Copy, Default)]
@@ -1156,6 +1156,7 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
     // every node's children stay in document order): items, and the character data
     // between them.
     let mut stack: Vec<Next> = Vec::new();
+    let mut labels = Labels::default();
     push_content(&mut stack, dom, &top);
     while let Some(next) = stack.pop() {
         let (id, parent) = match next {
@@ -1176,7 +1177,7 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
         let item = &dom.items[id];
         match item.kind {
             Kind::Element => {
-                let context = add_element(text, &mut tree, dom, id, &parent);
+                let context = add_element(text, &mut tree, dom, id, &parent, &mut labels);
                 if limit.is_some_and(|limit| tree.node(context.id).depth >= limit) {
                     truncated |= !item.content.is_empty();
                     continue;
@@ -1268,7 +1269,14 @@ fn redundant_end_tag(text: &str, item: &Item, parent: &Item) -> Option<Range<usi
     closes.then_some(tag)
 }
 
-fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Context) -> Context {
+fn add_element(
+    text: &str,
+    tree: &mut Tree,
+    dom: &Dom,
+    id: usize,
+    parent: &Context,
+    labels: &mut Labels,
+) -> Context {
     let item = &dom.items[id];
     let range = item.span.clone();
     let content = item.content.clone();
@@ -1342,7 +1350,7 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
         }
     }
     let name_end = range.start + 1 + item.name.len();
-    let label = text[range.start + 1..name_end].to_string();
+    let label = labels.of(&text[range.start + 1..name_end]);
     let end_tag = if item.closed {
         content.end..range.end
     } else {
@@ -1362,7 +1370,7 @@ fn add_element(text: &str, tree: &mut Tree, dom: &Dom, id: usize, parent: &Conte
             node_id,
             Node::new(
                 NodeKind::Attribute,
-                text[name.clone()].to_string(),
+                labels.of(&text[name.clone()]),
                 span.clone(),
                 delete,
             ),
@@ -1393,7 +1401,7 @@ mod tests {
             .skip(1)
             .map(|id| {
                 let n = tree.node(id);
-                (n.label.clone(), text[n.span.clone()].to_string())
+                (n.label.to_string(), text[n.span.clone()].to_string())
             })
             .collect()
     }

@@ -392,6 +392,34 @@ mod tests {
     use crate::render::render;
     use crate::tree::Edit;
 
+    /// Statements deleted whole from either end of a script leave nothing to join: the
+    /// cheap check judges them (a flat file of 60 000 statements is not parsed once per
+    /// candidate).
+    #[test]
+    fn deletions_at_the_ends_of_the_text_need_no_parse() {
+        let text = "var a = 1\nvar b = 2\nvar c = 3\nvar d = 4\n";
+        let js = JavaScript::for_original(text);
+        let tree = js.parse(text).unwrap();
+        let top = tree.at_depth(1);
+        assert_eq!(top.len(), 4);
+        let judge = |ids: &[NodeId]| {
+            let edits: Vec<Edit> = ids
+                .iter()
+                .map(|&id| tree.node(id).deletion().unwrap())
+                .collect();
+            let edits: Vec<&Edit> = edits.iter().collect();
+            let candidate = render(text, &edits);
+            (js.deletions_stay_valid(text, &edits, &candidate), candidate)
+        };
+        let head = judge(&top[..2]);
+        assert_eq!(head, (Some(true), "var c = 3\nvar d = 4\n".to_string()));
+        let tail = judge(&top[2..]);
+        assert_eq!(tail, (Some(true), "var a = 1\nvar b = 2\n".to_string()));
+        // The line break between `b` and `c` goes with `b`'s line.
+        let middle = judge(&top[1..3]);
+        assert_eq!(middle, (Some(true), "var a = 1\nvar d = 4\n".to_string()));
+    }
+
     /// (kind, text, text deleted with it, alternatives) of every node.
     fn nodes(text: &str) -> Vec<(String, String, Option<String>, Vec<String>)> {
         let tree = JavaScript::default().parse(text).unwrap();
@@ -400,7 +428,7 @@ mod tests {
             .map(|id| {
                 let n = tree.node(id);
                 (
-                    n.label.clone(),
+                    n.label.to_string(),
                     text[n.span.clone()].to_string(),
                     n.delete.clone().map(|d| text[d].to_string()),
                     // What stands in the node's place once its edits are applied.

@@ -123,12 +123,7 @@ impl Frontend for Lines {
             let span = line.start..line.end;
             let id = tree.push(
                 parent,
-                Node::new(
-                    NodeKind::Line,
-                    String::from("line"),
-                    span.clone(),
-                    Some(span),
-                ),
+                Node::new(NodeKind::Line, "line".into(), span.clone(), Some(span)),
             );
             // Every block the line is in now reaches at least its end.
             extend(&mut tree, parent, line.end);

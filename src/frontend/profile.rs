@@ -14,7 +14,7 @@ use serde::Deserialize;
 use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
 
 use super::SyntaxError;
-use crate::tree::{Along, Edit, Line, Node, NodeId, NodeKind, Separator, Tree};
+use crate::tree::{Along, Edit, Label, Line, Node, NodeId, NodeKind, Separator, Tree};
 
 /// A valid text's tree-sitter tree, known by the hash of the text.
 struct Parsed {
@@ -89,8 +89,13 @@ fn breaks_no_more(deleted: &str, text: &str, at: usize) -> bool {
     if !deleted.contains(is_break) {
         return false;
     }
-    let before = text[..at].chars().rev().take_while(|c| c.is_whitespace());
-    let after = text[at..].chars().take_while(|c| c.is_whitespace());
+    let (head, tail) = text.split_at(at);
+    // At either end of the text, nothing is joined.
+    if head.trim_start().is_empty() || tail.trim_end().is_empty() {
+        return false;
+    }
+    let before = head.chars().rev().take_while(|c| c.is_whitespace());
+    let after = tail.chars().take_while(|c| c.is_whitespace());
     !before.chain(after).any(is_break)
 }
 
@@ -572,6 +577,8 @@ struct Avoid {
 /// Everything the profile says about one node kind; one bit per category or scope group.
 #[derive(Debug, Default, Clone)]
 struct KindInfo {
+    /// The kind's name, as the label of its nodes (made once, shared by all of them).
+    label: Option<Label>,
     comment: bool,
     /// A node of the tree even when it offers no edit, so that the front end may shrink
     /// its text (see [`super::Frontend::units`]).
@@ -766,6 +773,12 @@ impl Grammar {
         }
         let names = Names::new(&language, file);
         let mut kinds = vec![KindInfo::default(); language.node_kind_count()];
+        for (id, info) in kinds.iter_mut().enumerate() {
+            let name = u16::try_from(id)
+                .ok()
+                .and_then(|id| language.node_kind_for_id(id));
+            info.label = name.map(|name| Label::from(name.to_string()));
+        }
         let mut each = |name: &str, f: &mut dyn FnMut(&mut KindInfo)| -> Result<(), String> {
             for id in names.kind(name)? {
                 f(&mut kinds[usize::from(id)]);
@@ -1022,6 +1035,7 @@ impl Grammar {
 
     fn info(&self, node: TsNode) -> &KindInfo {
         static NONE: KindInfo = KindInfo {
+            label: None,
             comment: false,
             text: false,
             list: None,
@@ -1039,6 +1053,14 @@ impl Grammar {
             within: 0,
         };
         self.kinds.get(usize::from(node.kind_id())).unwrap_or(&NONE)
+    }
+
+    /// The label of `node`'s kind, shared by all nodes of that kind.
+    fn label(&self, node: TsNode) -> Label {
+        self.info(node)
+            .label
+            .clone()
+            .unwrap_or_else(|| Label::from(node.kind().to_string()))
     }
 
     /// Parses `text` with this thread's parser for the language.
@@ -1334,7 +1356,8 @@ impl Grammar {
             let id = if p.position.is_none() {
                 tree.root()
             } else if info.comment {
-                let mut node = leaf(text, NodeKind::Comment, p.node, p.delete, Vec::new());
+                let kind = (NodeKind::Comment, self.label(p.node));
+                let mut node = leaf(text, kind, p.node, p.delete, Vec::new());
                 node.along = Along {
                     line: line_of(&node),
                     hollow: p.hollow,
@@ -1349,7 +1372,8 @@ impl Grammar {
                 if p.delete.is_none() && alternatives.is_empty() && !info.text {
                     p.parent
                 } else {
-                    let mut node = leaf(text, NodeKind::Element, p.node, p.delete, alternatives);
+                    let kind = (NodeKind::Element, self.label(p.node));
+                    let mut node = leaf(text, kind, p.node, p.delete, alternatives);
                     node.along = Along {
                         separators: p.separators,
                         line: line_of(&node),
@@ -1448,7 +1472,7 @@ impl Grammar {
                 tree.root(),
                 Node::new(
                     NodeKind::Whitespace,
-                    String::from("#blank-line"),
+                    "#blank-line".into(),
                     span.clone(),
                     Some(span),
                 ),
@@ -1990,10 +2014,10 @@ impl Alternative {
     }
 }
 
-/// A tree node for `ts`, a node of `text`.
+/// A tree node for `ts`, a node of `text`, of `kind` and labelled `label`.
 fn leaf(
     text: &str,
-    kind: NodeKind,
+    (kind, label): (NodeKind, Label),
     ts: TsNode,
     delete: Option<Range<usize>>,
     alternatives: Vec<Alternative>,
@@ -2044,7 +2068,7 @@ fn leaf(
         .collect();
     Node {
         alternatives,
-        ..Node::new(kind, ts.kind().to_string(), span, delete)
+        ..Node::new(kind, label, span, delete)
     }
 }
 
@@ -2656,5 +2680,24 @@ fn first_error(text: &str, root: TsNode) -> SyntaxError {
         line: u32::try_from(line).unwrap_or(u32::MAX),
         column: u32::try_from(column).unwrap_or(u32::MAX),
         message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deleted line break may have ended a statement, unless another stays where it was,
+    /// or nothing is left on one side to join.
+    #[test]
+    fn a_deleted_line_break_matters_only_between_two_statements() {
+        // `var a` newline `b` less the newline is `var a b`: parsed.
+        assert!(breaks_no_more("\n", "var a b", 5));
+        assert!(!breaks_no_more("\n", "var a \n b", 5));
+        assert!(!breaks_no_more(" ", "var a b", 5));
+        // At the start or the end of the text, nothing is joined.
+        assert!(!breaks_no_more("x\n", "  b", 0));
+        assert!(!breaks_no_more("x\n", "  b", 1));
+        assert!(!breaks_no_more("\nx", "var a ", 5));
     }
 }

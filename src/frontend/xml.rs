@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use super::mathml::PROFILE;
 use super::{Frontend, Grain, SyntaxError, bom_len, deletion_span, take_whitespace, words};
-use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
+use crate::tree::{Edit, Labels, Node, NodeId, NodeKind, Tree};
 
 /// Well-formed XML.
 #[derive(Debug, Clone, Copy, Default)]
@@ -702,6 +702,7 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
     };
     // Children are pushed in reverse so they pop in document order, which keeps the arena
     // in document order.
+    let mut labels = Labels::default();
     let mut stack: Vec<(roxmltree::Node, Context)> = doc
         .root()
         .children()
@@ -711,7 +712,7 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
     while let Some((xn, parent)) = stack.pop() {
         match xn.node_type() {
             roxmltree::NodeType::Element => {
-                let context = add_element(text, &mut tree, &xn, &parent);
+                let context = add_element(text, &mut tree, &xn, &parent, &mut labels);
                 if context.opaque {
                     continue;
                 }
@@ -774,7 +775,13 @@ fn add_top_level_whitespace(text: &str, tree: &mut Tree) {
     }
 }
 
-fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Context) -> Context {
+fn add_element(
+    text: &str,
+    tree: &mut Tree,
+    xn: &roxmltree::Node,
+    parent: &Context,
+    labels: &mut Labels,
+) -> Context {
     let range = xn.range();
     let tag = start_tag(text, range.start);
     let content = if tag.empty {
@@ -889,7 +896,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         }
     }
     let element_span = range.clone();
-    let mut element = Node::new(NodeKind::Element, name, range, delete);
+    let mut element = Node::new(NodeKind::Element, labels.of(&name), range, delete);
     element.alternatives = alternatives;
     let id = tree.push(parent.id, element);
     let close = if tag.empty { tag.end - 2 } else { tag.end - 1 };
@@ -906,7 +913,7 @@ fn add_element(text: &str, tree: &mut Tree, xn: &roxmltree::Node, parent: &Conte
         let delete = (!in_use).then(|| take_whitespace(text, span.start)..span.end);
         tree.push(
             id,
-            Node::new(NodeKind::Attribute, name.to_string(), span, delete),
+            Node::new(NodeKind::Attribute, labels.of(name), span, delete),
         );
     }
     Context {
@@ -962,7 +969,7 @@ const FORMATTING: &str = "#whitespace";
 const TEXT_EDGE: &str = "#text-edge";
 
 /// A whitespace node labelled `label` (the squeeze offers each label apart), deleted whole.
-pub(super) fn whitespace(label: &str, span: Range<usize>) -> Node {
+pub(super) fn whitespace(label: &'static str, span: Range<usize>) -> Node {
     Node::new(NodeKind::Whitespace, label.into(), span.clone(), Some(span))
 }
 
@@ -1083,7 +1090,7 @@ mod tests {
             .map(|id| {
                 let n = tree.node(id);
                 (
-                    n.label.clone(),
+                    n.label.to_string(),
                     text[n.span.clone()].to_string(),
                     n.delete.clone().map(|d| text[d].to_string()),
                 )
@@ -1158,7 +1165,7 @@ mod tests {
         let tree = Xml.parse("<a><b><c/></b>x</a>").unwrap();
         let depths: Vec<(String, u32)> = tree
             .ids()
-            .map(|id| (tree.node(id).label.clone(), tree.node(id).depth))
+            .map(|id| (tree.node(id).label.to_string(), tree.node(id).depth))
             .collect();
         assert_eq!(
             depths,

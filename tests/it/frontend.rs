@@ -75,7 +75,7 @@ fn shapes(tree: &treereduce::tree::Tree, deepest: u32) -> Vec<Shape> {
         .filter(|n| n.depth <= deepest && n.label != "#blank-line")
         .map(|n| {
             (
-                n.label.clone(),
+                n.label.to_string(),
                 n.span.clone(),
                 n.delete.clone(),
                 n.alternatives.clone(),
