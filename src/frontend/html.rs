@@ -1269,6 +1269,39 @@ fn redundant_end_tag(text: &str, item: &Item, parent: &Item) -> Option<Range<usi
     closes.then_some(tag)
 }
 
+/// A table's structure undone: the tags of the table, its row groups, rows, cells and
+/// caption go (column groups go whole), and what the cells hold stays, each cell's apart
+/// from the next. Any one of those unwrapped alone leaves a row or a cell outside its
+/// table, a parse error the page did not have, so a needle in a cell would keep the table
+/// around it (unless the page's tables have all their parts, `<tbody>` too, which makes
+/// them a chain of single children). Nested tables and what else the table holds (a
+/// form, a script) stay as they are.
+fn table_unwrap(text: &str, dom: &Dom, table: usize) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    let mut stack = vec![table];
+    while let Some(id) = stack.pop() {
+        let item = &dom.items[id];
+        if matches!(item.name.as_str(), "col" | "colgroup") {
+            edits.push(Edit::delete(item.span.clone()));
+            continue;
+        }
+        edits.push(Edit::delete_apart(item.span.start..item.content.start));
+        if item.closed {
+            edits.push(Edit::delete_apart(item.content.end..item.span.end));
+        }
+        if holds_cells(&item.name) {
+            stack.extend(dom.elements(id).into_iter().filter(|&c| {
+                let name = dom.items[c].name.as_str();
+                let part = name != "table" && (TABLE_PARTS.contains(&name) || name == "col");
+                part && !dom.items[c].foreign
+            }));
+        }
+    }
+    edits.retain(|e| !e.span.is_empty() && e.span.end <= text.len());
+    edits.sort_by_key(|e| e.span.start);
+    edits
+}
+
 fn add_element(
     text: &str,
     tree: &mut Tree,
@@ -1328,6 +1361,9 @@ fn add_element(
         found || !text[at..content.end].bytes().all(is_html_space)
     };
     let single = elements.len() == 1 && !has_text;
+    if item.name == "table" && !item.foreign {
+        alternatives.push(table_unwrap(text, dom, id));
+    }
     if !item.atomic && (single || !positional) {
         let mut unwrap = vec![Edit::delete(deletion_span(
             text,
@@ -1736,6 +1772,24 @@ mod tests {
             text,
             "<!DOCTYPE html><DL><DT class=x id=y>a</DL><a href=x />b</a x>"
         );
+    }
+
+    /// A table without `<tbody>` is no chain of single children to unwrap one by one
+    /// (each unwrap alone leaves a row or cell outside its table): its first rewrite takes
+    /// its whole structure, cells kept apart, caption text kept, columns gone.
+    #[test]
+    fn a_table_unwraps_whole_to_what_its_cells_hold() {
+        let page = "<!DOCTYPE html><table><caption>c</caption><col><tr><th>h<td>a</td></tr>\n<tr><td><table><tr><td>in</table></table>";
+        let html = Html::for_original(page);
+        let tree = html.parse(page).unwrap();
+        let table = tree
+            .ids()
+            .find(|&id| tree.node(id).label == "table")
+            .unwrap();
+        let edits: Vec<&Edit> = tree.node(table).alternatives[0].iter().collect();
+        let unwrapped = crate::render::render(page, &edits);
+        assert_eq!(unwrapped, "<!DOCTYPE html>c h a\n<table><tr><td>in</table>");
+        assert!(html.is_valid(&unwrapped));
     }
 
     #[test]
