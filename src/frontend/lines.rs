@@ -1,7 +1,9 @@
 //! The `lines` front end: every line (with its line break) is an item. Indentation makes
 //! the hierarchy: the lines after a line that are indented deeper than it are its children,
 //! and a line that only closes what it opened (`}`, `]`, `)`, `</p>`, `end`...) at the
-//! opener's own indentation goes with it. Deleting a line then deletes its whole block, so
+//! opener's own indentation goes with it; blocks delimited by keyword lines at the opener's
+//! own indentation (shell's `if` / `then` / `fi`, `#ifdef` / `#endif`) hold what lies
+//! between them. Deleting a line then deletes its whole block, so
 //! Hierarchical Delta Debugging works on the blocks of code, configuration or pretty-printed
 //! data as it does on a tree. A text without indentation is a flat list of lines, which
 //! makes the list strategies comparable with Lithium's line mode.
@@ -77,6 +79,117 @@ fn opens(line: &str) -> bool {
     line.trim_end().ends_with(['{', '[', '('])
 }
 
+/// Languages whose blocks are delimited by keyword lines at the opener's own indentation:
+/// shell's `if` / `then` / `else` / `fi` in git's style, Make's `ifeq` / `else` /
+/// `endif`, the C preprocessor's `#ifdef` / `#else` / `#endif` around code that is not
+/// indented. Each family: its openers, the lines that continue a block (`else`), its
+/// closers. A word is matched as the line's first word.
+const KEYWORD_BLOCKS: &[(&[&str], &[&str], &[&str])] = &[
+    (&["if"], &["then", "else", "elif"], &["fi"]),
+    (&["while", "until", "for", "select"], &["do"], &["done"]),
+    (&["case"], &[], &["esac"]),
+    (&["ifeq", "ifneq", "ifdef", "ifndef"], &["else"], &["endif"]),
+    (
+        &["#if", "#ifdef", "#ifndef"],
+        &["#else", "#elif", "#elifdef", "#elifndef"],
+        &["#endif"],
+    ),
+];
+
+/// The role a line plays in a keyword block (see [`KEYWORD_BLOCKS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keyword {
+    /// Opens a block of family `.0`.
+    Opens(usize),
+    /// Continues (`else`) or closes a block of any family that has word `.0` so.
+    Continues(&'static str),
+    /// Closes one.
+    Closes(&'static str),
+}
+
+/// The keyword role of `line` (indentation removed), if any. A preprocessor directive may
+/// have spaces after its `#`; an opener whose closer ends the same line (`if a; then b;
+/// fi`) opens nothing, and nor does a line ending in `:`, `{` or `(` (Python's `if a:`,
+/// C's `if (a) {`), whose block indentation or brackets give.
+fn keyword(line: &str) -> Option<Keyword> {
+    let line = line.trim();
+    let directive;
+    let line = match line.strip_prefix('#') {
+        Some(rest) => {
+            directive = format!("#{}", rest.trim_start());
+            directive.as_str()
+        }
+        None => line,
+    };
+    let first = line
+        .split(|c: char| c.is_whitespace() || c == ';' || c == '(')
+        .next()
+        .unwrap_or("");
+    let last = line
+        .trim_end_matches(';')
+        .rsplit(char::is_whitespace)
+        .next();
+    for (family, (openers, middles, closers)) in KEYWORD_BLOCKS.iter().enumerate() {
+        if let Some(word) = closers.iter().find(|&&w| w == first) {
+            return Some(Keyword::Closes(word));
+        }
+        if let Some(word) = middles.iter().find(|&&w| w == first) {
+            return Some(Keyword::Continues(word));
+        }
+        if openers.contains(&first) {
+            let closed_here = last.is_some_and(|word| closers.contains(&word));
+            let other = line.ends_with([':', '{', '(']);
+            return (!closed_here && !other).then_some(Keyword::Opens(family));
+        }
+    }
+    None
+}
+
+/// For each line that opens a keyword block, the line that closes it, found at the same
+/// indentation with nothing less indented between; and for each line that continues or
+/// closes a block, the line that opened it. Openers left unmatched hold nothing.
+fn keyword_blocks(text: &str, lines: &[Line]) -> (BTreeMap<usize, usize>, BTreeMap<usize, usize>) {
+    let mut closer_of = BTreeMap::new();
+    let mut opener_of = BTreeMap::new();
+    // Open keyword blocks, innermost last: (family, indentation, line).
+    let mut open: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(indent) = line.indent else {
+            continue;
+        };
+        // A line less indented than a block's opener ends it unmatched.
+        while open.last().is_some_and(|&(_, at, _)| at > indent) {
+            open.pop();
+        }
+        let Some(role) = keyword(&text[line.start..line.end]) else {
+            continue;
+        };
+        let (word, closes) = match role {
+            Keyword::Opens(family) => {
+                open.push((family, indent, i));
+                continue;
+            }
+            Keyword::Continues(word) => (word, false),
+            Keyword::Closes(word) => (word, true),
+        };
+        let Some(at) = open.iter().rposition(|&(family, at, _)| {
+            let (_, middles, closers) = KEYWORD_BLOCKS[family];
+            at == indent && if closes { closers } else { middles }.contains(&word)
+        }) else {
+            continue;
+        };
+        let opener = open[at].2;
+        opener_of.insert(i, opener);
+        if closes {
+            closer_of.insert(opener, i);
+            open.truncate(at);
+        }
+    }
+    // Continuations of blocks that never closed belong to none.
+    opener_of.retain(|_, opener| closer_of.contains_key(opener));
+    (closer_of, opener_of)
+}
+
 impl Frontend for Lines {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
         let lines = split(text);
@@ -94,9 +207,25 @@ impl Frontend for Lines {
         // Every line's node and opening line, and the closing lines each block took.
         let mut heads: Vec<(NodeId, usize)> = Vec::new();
         let mut closers: BTreeMap<NodeId, Vec<usize>> = BTreeMap::new();
+        let (closer_of, opener_of) = keyword_blocks(text, &lines);
+        // A keyword block holds the lines at its own indentation until its closer.
+        let holds = |first: usize, i: usize| closer_of.get(&first).is_some_and(|&c| i <= c);
         for (i, line) in lines.iter().enumerate() {
             let indent = indents[i];
             let body = &text[line.start..line.end];
+            if let Some(&opener) = opener_of.get(&i)
+                && let Some(at) = open.iter().rposition(|&(_, _, first)| first == opener)
+            {
+                // `then`, `else`, `fi`: the opener's own lines, deleted with it.
+                open.truncate(at + 1);
+                let id = open[at].0;
+                extend(&mut tree, id, line.end);
+                closers.entry(id).or_default().push(i);
+                if closer_of.get(&opener) == Some(&i) {
+                    open.truncate(at);
+                }
+                continue;
+            }
             if line.indent.is_some() && closes(body) {
                 // Closes the block opened at the same indentation, if the opener either
                 // had lines indented below it or opened a bracket itself.
@@ -116,7 +245,10 @@ impl Frontend for Lines {
                     }
                 }
             }
-            while open.last().is_some_and(|&(_, at, _)| at >= indent) {
+            while open
+                .last()
+                .is_some_and(|&(_, at, first)| at > indent || (at == indent && !holds(first, i)))
+            {
                 open.pop();
             }
             let parent = open.last().map_or(tree.root(), |&(id, _, _)| id);
@@ -400,6 +532,60 @@ mod tests {
         );
         assert_eq!(unwrapped("def f():\n    a\n\n    b\n"), vec!["a\n\nb\n"]);
         assert!(unwrapped("a\nb\n").is_empty());
+    }
+
+    /// Keyword lines at the opener's own indentation (git's shell style, Make, the C
+    /// preprocessor around code that is not indented) make a block: deleting the opener
+    /// deletes all of it, and its own lines go with its unwrap.
+    #[test]
+    fn keyword_blocks_hold_the_lines_up_to_their_closer() {
+        let text = "f () {\n\tif test\n\tthen\n\t\ta=1\n\telse\n\t\tb=2\n\tfi\n\tg\n}\n";
+        assert_eq!(
+            outline(text),
+            vec![
+                (1, text),
+                (2, "\tif test\n\tthen\n\t\ta=1\n\telse\n\t\tb=2\n\tfi\n"),
+                (3, "\t\ta=1\n"),
+                (3, "\t\tb=2\n"),
+                (2, "\tg\n"),
+            ]
+        );
+        let text = "#ifdef A\nint a;\n# else\nint b;\n#endif\nint c;\n";
+        assert_eq!(
+            outline(text),
+            vec![
+                (1, "#ifdef A\nint a;\n# else\nint b;\n#endif\n"),
+                (2, "int a;\n"),
+                (2, "int b;\n"),
+                (1, "int c;\n"),
+            ]
+        );
+        let tree = Lines.parse(text).unwrap();
+        let block = tree.node(tree.at_depth(1)[0]);
+        let edits: Vec<&Edit> = block.alternatives[0].iter().collect();
+        assert_eq!(
+            crate::render::render(text, &edits),
+            "int a;\nint b;\nint c;\n"
+        );
+        let text = "ifeq ($(D),1)\nX += 1\nelse ifeq ($(D),2)\nX += 2\nendif\nall:\n";
+        assert_eq!(
+            outline(text)[0],
+            (
+                1,
+                "ifeq ($(D),1)\nX += 1\nelse ifeq ($(D),2)\nX += 2\nendif\n"
+            )
+        );
+        // Without its closer, an opener holds nothing; Python's `if a:` opens no such block.
+        assert_eq!(outline("if a\nb\n"), vec![(1, "if a\n"), (1, "b\n")]);
+        assert_eq!(
+            outline("if a:\n    b\nc\nfi\n"),
+            vec![
+                (1, "if a:\n    b\n"),
+                (2, "    b\n"),
+                (1, "c\n"),
+                (1, "fi\n")
+            ]
+        );
     }
 
     #[test]
