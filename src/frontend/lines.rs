@@ -145,6 +145,18 @@ fn keyword(line: &str) -> Option<Keyword> {
     None
 }
 
+/// How far down a stack of open blocks a keyword line looks for its opener: further down,
+/// thousands of unmatched openers (lines of prose that begin with `for`) would make each
+/// closer cost a walk over all of them.
+const KEYWORD_REACH: usize = 64;
+
+/// The index of the entry nearest the top of `stack`, among its top [`KEYWORD_REACH`],
+/// that `wanted` accepts.
+fn near_top<T>(stack: &[T], wanted: impl Fn(&T) -> bool) -> Option<usize> {
+    let floor = stack.len().saturating_sub(KEYWORD_REACH);
+    stack[floor..].iter().rposition(wanted).map(|at| floor + at)
+}
+
 /// For each line that opens a keyword block, the line that closes it, found at the same
 /// indentation with nothing less indented between; and for each line that continues or
 /// closes a block, the line that opened it. Openers left unmatched hold nothing.
@@ -172,7 +184,7 @@ fn keyword_blocks(text: &str, lines: &[Line]) -> (BTreeMap<usize, usize>, BTreeM
             Keyword::Continues(word) => (word, false),
             Keyword::Closes(word) => (word, true),
         };
-        let Some(at) = open.iter().rposition(|&(family, at, _)| {
+        let Some(at) = near_top(&open, |&(family, at, _)| {
             let (_, middles, closers) = KEYWORD_BLOCKS[family];
             at == indent && if closes { closers } else { middles }.contains(&word)
         }) else {
@@ -214,7 +226,7 @@ impl Frontend for Lines {
             let indent = indents[i];
             let body = &text[line.start..line.end];
             if let Some(&opener) = opener_of.get(&i)
-                && let Some(at) = open.iter().rposition(|&(_, _, first)| first == opener)
+                && let Some(at) = near_top(&open, |&(_, _, first)| first == opener)
             {
                 // `then`, `else`, `fi`: the opener's own lines, deleted with it.
                 open.truncate(at + 1);
