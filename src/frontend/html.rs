@@ -1402,15 +1402,18 @@ fn add_element(
     }
     for (name, span) in &item.attributes {
         let delete = Some(take_whitespace(text, span.start)..span.end);
-        tree.push(
-            node_id,
-            Node::new(
-                NodeKind::Attribute,
-                labels.of(&text[name.clone()]),
-                span.clone(),
-                delete,
-            ),
-        );
+        let label = labels.of(&text[name.clone()]);
+        let mut attribute = Node::new(NodeKind::Attribute, label, span.clone(), delete);
+        // A quoted value may go at once, as in XML (an unquoted one emptied would leave
+        // `=` before what follows).
+        if let Some(value) = attribute_value(text, span.clone())
+            && !value.is_empty()
+            && text[..value.start].ends_with(['"', '\''])
+            && !text[name.clone()].starts_with("xmlns")
+        {
+            attribute.alternatives.push(vec![Edit::delete(value)]);
+        }
+        tree.push(node_id, attribute);
     }
     Context {
         id: node_id,
@@ -1772,6 +1775,23 @@ mod tests {
             text,
             "<!DOCTYPE html><DL><DT class=x id=y>a</DL><a href=x />b</a x>"
         );
+    }
+
+    /// A quoted attribute value may go whole; an unquoted one may not (`<a b=>`).
+    #[test]
+    fn quoted_attribute_values_may_be_emptied() {
+        let page = "<!DOCTYPE html><p title='x y' id=z>a";
+        let tree = Html::for_original(page).parse(page).unwrap();
+        let rewrites = |label: &str| -> Vec<String> {
+            let id = tree.ids().find(|&id| tree.node(id).label == label).unwrap();
+            tree.node(id)
+                .alternatives
+                .iter()
+                .map(|edits| crate::render::render(page, &edits.iter().collect::<Vec<_>>()))
+                .collect()
+        };
+        assert_eq!(rewrites("title"), ["<!DOCTYPE html><p title='' id=z>a"]);
+        assert!(rewrites("id").is_empty());
     }
 
     /// A table without `<tbody>` is no chain of single children to unwrap one by one
