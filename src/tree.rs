@@ -464,3 +464,50 @@ impl Tree {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label compares, orders and prints as its text, whether the front end knew it by
+    /// heart or read it from the document; a document's names are made once.
+    #[test]
+    fn labels_are_their_text() {
+        let known = Label::from("mi");
+        let read = Label::from(String::from("mi"));
+        assert_eq!(known, read);
+        assert!(known == "mi" && read == *"mi");
+        let (a, b) = (Label::from("a"), Label::from(String::from("b")));
+        assert!(a < b);
+        assert_eq!(b.cmp(&a), std::cmp::Ordering::Greater);
+        assert_eq!(format!("{read} {known:?}"), "mi \"mi\"");
+        let mut labels = Labels::default();
+        let (first, second) = (labels.of("item"), labels.of("item"));
+        match (&first.0, &second.0) {
+            (LabelText::Read(a), LabelText::Read(b)) => assert!(Arc::ptr_eq(a, b)),
+            _ => panic!("a document's name is read"),
+        }
+    }
+
+    /// What a deletion takes along is shared only when there is any.
+    #[test]
+    fn along_is_shared_only_when_it_holds_something() {
+        assert!(Along::default().shared().is_none());
+        let line = Line {
+            content: 2..5,
+            whole: 0..6,
+        };
+        let along = Along {
+            line: Some(line.clone()),
+            ..Along::default()
+        }
+        .shared();
+        let edit = Edit {
+            along,
+            ..Edit::delete(2..5)
+        };
+        assert_eq!(edit.line(), Some(&line));
+        assert!(edit.hollow().is_none() && edit.separators().is_none());
+        assert!(std::mem::size_of::<Edit>() <= 72 && std::mem::size_of::<Node>() <= 160);
+    }
+}
