@@ -1343,6 +1343,20 @@ fn add_element(
         alternatives.push(vec![Edit::replace(range.clone(), placeholder)]);
     }
     let blank = text[content.clone()].bytes().all(is_html_space);
+    // As in XML, a MathML element whose children have places may be emptied whole (in
+    // MathML, `/>` closes it).
+    if mathml
+        && item.foreign
+        && item.closed
+        && !item.atomic
+        && PROFILE.positional(&item.name) > 0
+        && !dom.elements(id).is_empty()
+    {
+        alternatives.push(vec![Edit::replace(
+            content.start - 1..range.end,
+            String::from("/>"),
+        )]);
+    }
     // `<mi> </mi>` says the same as `<mi/>`, in foreign content only: `<p/>` opens a `<p>`.
     if item.foreign && item.closed && !item.atomic && blank {
         alternatives.push(vec![Edit::replace(
@@ -1777,21 +1791,35 @@ mod tests {
         );
     }
 
+    /// What the first node of `page` labelled `label` may become, one text per alternative.
+    fn rewrites_of(page: &str, label: &str) -> Vec<String> {
+        let tree = Html::for_original(page).parse(page).unwrap();
+        let id = tree.ids().find(|&id| tree.node(id).label == label).unwrap();
+        tree.node(id)
+            .alternatives
+            .iter()
+            .map(|edits| crate::render::render(page, &edits.iter().collect::<Vec<_>>()))
+            .collect()
+    }
+
+    /// In a page's MathML, a fraction may be emptied whole: `/>` closes it there.
+    #[test]
+    fn a_fraction_in_html_may_be_emptied_whole() {
+        let page = "<!DOCTYPE html><math><mfrac><mi>a</mi><mi>b</mi></mfrac></math>";
+        let emptied = "<!DOCTYPE html><math><mfrac/></math>";
+        assert!(rewrites_of(page, "mfrac").contains(&emptied.to_string()));
+        assert!(Html::for_original(page).is_valid(emptied));
+    }
+
     /// A quoted attribute value may go whole; an unquoted one may not (`<a b=>`).
     #[test]
     fn quoted_attribute_values_may_be_emptied() {
         let page = "<!DOCTYPE html><p title='x y' id=z>a";
-        let tree = Html::for_original(page).parse(page).unwrap();
-        let rewrites = |label: &str| -> Vec<String> {
-            let id = tree.ids().find(|&id| tree.node(id).label == label).unwrap();
-            tree.node(id)
-                .alternatives
-                .iter()
-                .map(|edits| crate::render::render(page, &edits.iter().collect::<Vec<_>>()))
-                .collect()
-        };
-        assert_eq!(rewrites("title"), ["<!DOCTYPE html><p title='' id=z>a"]);
-        assert!(rewrites("id").is_empty());
+        assert_eq!(
+            rewrites_of(page, "title"),
+            ["<!DOCTYPE html><p title='' id=z>a"]
+        );
+        assert!(rewrites_of(page, "id").is_empty());
     }
 
     /// A table without `<tbody>` is no chain of single children to unwrap one by one

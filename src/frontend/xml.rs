@@ -833,6 +833,19 @@ fn add_element(
     if positional && text[range.clone()] != placeholder {
         alternatives.push(vec![Edit::replace(range.clone(), placeholder)]);
     }
+    // A MathML element whose children have places (a fraction) keeps them as placeholders,
+    // never fewer: a test of its arity (MathJax's "wrong number of children") is then
+    // left `<mfrac><mrow/><mrow/><mrow/></mfrac>`. Emptied whole, it has no places to keep.
+    if mathml
+        && PROFILE.positional(local) > 0
+        && !tag.empty
+        && xn.children().any(|c| c.is_element())
+    {
+        alternatives.push(vec![Edit::replace(
+            tag.end - 1..range.end,
+            String::from("/>"),
+        )]);
+    }
     // A text's range is taken from its neighbours (see `add_text`), so a text that begins
     // with a reference to an entity (whose range lies in the DOCTYPE) is no reason.
     let opaque = xn.children().any(|c| {
@@ -1193,6 +1206,15 @@ mod tests {
             .iter()
             .map(|edits| render(text, &edits.iter().collect::<Vec<_>>()))
             .collect()
+    }
+
+    /// A MathML element whose children have places may lose them all at once; one child
+    /// alone only becomes a placeholder.
+    #[test]
+    fn a_fraction_may_be_emptied_whole() {
+        let text = "<math><mfrac><mi>a</mi><mi>b</mi></mfrac><mi>c</mi></math>";
+        assert!(rewrites(text, "mfrac").contains(&"<math><mfrac/><mi>c</mi></math>".to_string()));
+        assert!(!rewrites(text, "math").iter().any(|r| r.contains("<math/>")));
     }
 
     /// An attribute's value may go whole (its shrink leaves one character at least); a
