@@ -1350,7 +1350,7 @@ fn add_element(
         && item.closed
         && !item.atomic
         && PROFILE.positional(&item.name) > 0
-        && !dom.elements(id).is_empty()
+        && !elements.is_empty()
     {
         alternatives.push(vec![Edit::replace(
             content.start - 1..range.end,
