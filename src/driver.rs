@@ -227,7 +227,7 @@ fn tree_of(
     depth: Option<u32>,
     from: Option<(&str, &[&Edit])>,
 ) -> std::result::Result<Tree, SyntaxError> {
-    let deep_enough = |tree: &Tree| depth.map_or(tree.limit().is_none(), |d| tree.holds(d));
+    let deep_enough = |tree: &Tree| depth.map_or(tree.is_whole(), |d| tree.holds(d));
     if let Some((_, tree)) = ready.take_if(|(k, tree)| *k == text_key && deep_enough(tree)) {
         return Ok(tree);
     }

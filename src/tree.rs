@@ -363,8 +363,10 @@ impl Node {
 pub struct Tree {
     nodes: Vec<Node>,
     /// Nodes deeper than this were left out (see [`crate::frontend::Frontend::parse_to`]);
-    /// `None` when the tree is whole.
+    /// `None` when every depth is there.
     limit: Option<u32>,
+    /// Deletable nodes may lack their rewrites (see [`crate::frontend::Frontend::parse_to`]).
+    rewrites_left_out: bool,
 }
 
 impl Tree {
@@ -378,6 +380,7 @@ impl Tree {
                 None,
             )],
             limit: None,
+            rewrites_left_out: false,
         }
     }
 
@@ -390,6 +393,16 @@ impl Tree {
     /// True when every node at `depth` or above is present.
     pub fn holds(&self, depth: u32) -> bool {
         self.limit.is_none_or(|limit| limit >= depth)
+    }
+
+    /// True when every node is there with all its rewrites: what a rewrite pass needs.
+    pub fn is_whole(&self) -> bool {
+        self.limit.is_none() && !self.rewrites_left_out
+    }
+
+    /// Records that deletable nodes may lack their rewrites.
+    pub fn leave_out_rewrites(&mut self) {
+        self.rewrites_left_out = true;
     }
 
     /// Records that nodes deeper than `depth` were left out.

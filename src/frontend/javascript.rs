@@ -420,6 +420,43 @@ mod tests {
         assert_eq!(middle, (Some(true), "var a = 1\nvar d = 4\n".to_string()));
     }
 
+    /// A tree built to a depth serves the deletion passes: it has the nodes of a whole
+    /// build at every depth it holds, and the rewrites of those that may not be deleted,
+    /// but not those of the others; and it does not pass for whole.
+    #[test]
+    fn a_tree_for_deletions_leaves_out_the_rewrites_of_deletable_nodes() {
+        let text = "var unused = 1;\nfunction f(a) {\n  if (a) {\n    return g(a);\n  }\n}\n\
+                    f(1);\nx = [1, (2)];\n";
+        let js = JavaScript::for_original(text);
+        let whole = js.parse(text).unwrap();
+        let limited = js.parse_to(text, 20).unwrap();
+        assert!(whole.is_whole());
+        assert!(limited.holds(20) && !limited.is_whole());
+        let shape = |tree: &crate::tree::Tree| -> Vec<_> {
+            tree.ids()
+                .map(|id| {
+                    let n = tree.node(id);
+                    (n.depth, n.span.clone(), n.delete.clone())
+                })
+                .collect()
+        };
+        assert_eq!(shape(&whole), shape(&limited));
+        let (mut kept, mut left_out) = (0, 0);
+        for (w, l) in whole.ids().zip(limited.ids()) {
+            let (w, l) = (whole.node(w), limited.node(l));
+            if w.delete.is_some() {
+                assert!(l.alternatives.is_empty(), "{:?}", &text[l.span.clone()]);
+                left_out += w.alternatives.len();
+            } else {
+                assert_eq!(w.alternatives, l.alternatives);
+                kept += l.alternatives.len();
+            }
+        }
+        // Both kinds are there: the `if` and `return` may go and have rewrites (its
+        // consequent, the call alone), the parenthesized `2` may not and has one.
+        assert!(left_out >= 2 && kept >= 1, "{left_out} {kept}");
+    }
+
     /// (kind, text, text deleted with it, alternatives) of every node.
     fn nodes(text: &str) -> Vec<(String, String, Option<String>, Vec<String>)> {
         let tree = JavaScript::default().parse(text).unwrap();

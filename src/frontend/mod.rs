@@ -47,7 +47,9 @@ pub trait Frontend {
 
     /// Like [`Frontend::parse`] (the whole text is checked), but the tree may leave out
     /// the nodes deeper than `depth`, which saves building what a pass does not look at
-    /// on a large input; [`Tree::limit`] then says so. The default builds everything.
+    /// on a large input; [`Tree::limit`] then says so. It is built for the deletion passes:
+    /// it may also leave out the rewrites of nodes that may be deleted (a node that may
+    /// not keeps them), and [`Tree::is_whole`] then says so. The default builds everything.
     fn parse_to(&self, text: &str, _depth: u32) -> Result<Tree, SyntaxError> {
         self.parse(text)
     }

@@ -5,7 +5,7 @@
 //! and searched with explicit stacks, so nesting depth is bounded only by tree-sitter.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::Range;
 use std::sync::Arc;
@@ -1312,20 +1312,21 @@ impl Grammar {
             hollow: Option<Line>,
         }
         let mut tree = Tree::new(text.len());
-        let uses = if self.results.hoist_takes_calls
-            || self
-                .replace
-                .iter()
-                .any(|r| r.unless_used.is_some() || r.unless_result_used)
-        {
-            Uses::of(text, root, &self.results)
-        } else {
-            Uses::default()
-        };
         let known = Known {
-            uses,
+            text,
+            root,
+            uses: OnceCell::new(),
             spines: RefCell::new(BTreeMap::new()),
         };
+        // A tree built to a limit serves the deletion passes, which ask nothing of a
+        // deletable node's rewrites: they are left out, and with them, mostly, the walk of
+        // the whole text for the words it uses. A node that may not go keeps its rewrites,
+        // which decide whether it stands in the tree at all (so the depths stay those of a
+        // whole build) and which the smallest document takes (a placeholder).
+        let rewrites_of_deletable = limit.is_none();
+        if !rewrites_of_deletable {
+            tree.leave_out_rewrites();
+        }
         let mut truncated = false;
         // Where the lines end, for the lines nodes share (see `shared_line`).
         let breaks: Vec<usize> = text
@@ -1367,8 +1368,11 @@ impl Grammar {
                 tree.push(p.parent, node);
                 continue;
             } else {
-                let alternatives =
-                    self.alternatives(text, p.node, parent, &p.leads, p.in_list, &known);
+                let alternatives = if p.delete.is_none() || rewrites_of_deletable {
+                    self.alternatives(text, p.node, parent, &p.leads, p.in_list, &known)
+                } else {
+                    Vec::new()
+                };
                 if p.delete.is_none() && alternatives.is_empty() && !info.text {
                     p.parent
                 } else {
@@ -1389,6 +1393,7 @@ impl Grammar {
                         .is_some_and(|list| list.separator.is_none() && !list.exact);
                     if p.in_list
                         && unseparated
+                        && rewrites_of_deletable
                         && let Some(alone) = node
                             .delete
                             .as_ref()
@@ -1600,7 +1605,7 @@ impl Grammar {
         in_list: bool,
         known: &Known,
     ) -> Vec<Alternative> {
-        let (uses, spines) = (&known.uses, &known.spines);
+        let spines = &known.spines;
         let info = self.info(node);
         let own_text = &text[node.byte_range()];
         let mut out: Vec<Alternative> = Vec::new();
@@ -1610,11 +1615,15 @@ impl Grammar {
             }
             if let Some(used) = &rule.unless_used {
                 match segment_node(node, used) {
-                    Some(name) if !uses.elsewhere(text, name) => {}
+                    Some(name) if !known.uses(&self.results).elsewhere(text, name) => {}
                     _ => continue,
                 }
             }
-            if rule.unless_result_used && !uses.result_unused(text, node, &self.results) {
+            if rule.unless_result_used
+                && !known
+                    .uses(&self.results)
+                    .result_unused(text, node, &self.results)
+            {
                 continue;
             }
             // Past the longest bare text, a child's text is not read any further: an `if`
@@ -1709,7 +1718,7 @@ impl Grammar {
         if let Some(calls) = out
             .iter()
             .any(|a| matches!(a, Alternative::Keep(..)))
-            .then(|| self.calls_to_take(text, node, uses))
+            .then(|| self.calls_to_take(text, node, known))
             .flatten()
         {
             for alternative in &mut out {
@@ -1734,7 +1743,7 @@ impl Grammar {
                 kept.push(alternative);
             }
         }
-        kept.extend(self.inline_of(text, node, uses));
+        kept.extend(self.inline_of(text, node, known));
         kept
     }
 
@@ -1742,7 +1751,7 @@ impl Grammar {
     /// reference after it: the declaration goes and the reference takes the value (in
     /// parentheses unless it is `bare`). `var r = -Infinity; return r;` is `return
     /// -Infinity;`. Whether the program still means the same is the test's to say.
-    fn inline_of(&self, text: &str, node: TsNode, uses: &Uses) -> Option<Alternative> {
+    fn inline_of(&self, text: &str, node: TsNode, known: &Known) -> Option<Alternative> {
         let inline = self.inline.as_ref()?;
         if !inline.declarations.iter().any(|k| k == node.kind()) || node.named_child_count() != 1 {
             return None;
@@ -1758,7 +1767,7 @@ impl Grammar {
         }
         // The name is written twice: here, and as the reference if that comes later.
         let word = &text[name.byte_range()];
-        let Some(&(2, _, last)) = uses.words.get(word) else {
+        let Some(&(2, _, last)) = known.uses(&self.results).words.get(word) else {
             return None;
         };
         // The reference stands in what holds the declaration, after it: a use anywhere
@@ -1789,7 +1798,7 @@ impl Grammar {
         &self,
         text: &str,
         function: TsNode,
-        uses: &Uses,
+        known: &Known,
     ) -> Option<Vec<Range<usize>>> {
         let results = &self.results;
         if !results.hoist_takes_calls || function.kind() != results.declared.0 {
@@ -1797,6 +1806,7 @@ impl Grammar {
         }
         let name = function.child_by_field_name(&results.declared.1)?;
         let word = &text[name.byte_range()];
+        let uses = known.uses(results);
         let calls = uses.calls.get(word)?;
         let &(count, loud, _) = uses.words.get(word)?;
         let span = function.byte_range();
@@ -1967,10 +1977,19 @@ const HOIST_REACH: usize = 256;
 /// What [`Grammar::build`] knows of the whole parse while it gives each node its
 /// alternatives.
 struct Known<'t> {
-    /// The names and results used (see [`Uses`]).
-    uses: Uses<'t>,
+    text: &'t str,
+    root: TsNode<'t>,
+    /// The names and results used (see [`Uses`]), gathered when a rule first asks.
+    uses: OnceCell<Uses<'t>>,
     /// The bits [`Grammar::leading_avoid`] found, by node id.
     spines: RefCell<BTreeMap<usize, u32>>,
+}
+
+impl<'t> Known<'t> {
+    fn uses(&self, results: &Results) -> &Uses<'t> {
+        self.uses
+            .get_or_init(|| Uses::of(self.text, self.root, results))
+    }
 }
 
 /// `node` and its descendants that begin where it begins, outermost first.
