@@ -3,12 +3,15 @@
 //! and a line that only closes what it opened (`}`, `]`, `)`, `</p>`, `end`...) at the
 //! opener's own indentation goes with it; blocks delimited by keyword lines at the opener's
 //! own indentation (shell's `if` / `then` / `fi`, `#ifdef` / `#endif`) hold what lies
-//! between them. Deleting a line then deletes its whole block, so
+//! between them; a `{` line below a header at its indentation is the header's; and a clause
+//! (`else:`, `except E:`) goes with the statement above it when that goes. Deleting a line
+//! then deletes its whole block, so
 //! Hierarchical Delta Debugging works on the blocks of code, configuration or pretty-printed
 //! data as it does on a tree. A text without indentation is a flat list of lines, which
 //! makes the list strategies comparable with Lithium's line mode.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use super::{Frontend, SyntaxError};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
@@ -71,6 +74,18 @@ fn tags_match(opener: &str, closer: &str) -> bool {
         .strip_prefix('<')
         .and_then(|rest| rest.strip_prefix(name))
         .is_some_and(|rest| rest.starts_with(|c: char| c == '>' || c == '/' || c.is_whitespace()))
+}
+
+/// True when `block` (a header with what belongs to it so far) may go on with a body in
+/// braces on the next line: its last line ends neither a statement, nor an item, nor a
+/// block, nor opens a bracket of its own, and is no preprocessor line or comment's end.
+fn awaits_body(block: &str) -> bool {
+    let Some(last) = block.lines().rev().map(str::trim).find(|l| !l.is_empty()) else {
+        return false;
+    };
+    !last.starts_with('#')
+        && !last.ends_with("*/")
+        && !last.ends_with([';', ',', '{', '[', '(', '}', ']'])
 }
 
 /// True when `line` ends by opening a bracket, so that a closing line at its own
@@ -238,6 +253,23 @@ impl Frontend for Lines {
                 }
                 continue;
             }
+            // A line that opens a brace block below a header at its own indentation (GNU
+            // and Allman style: `int f (void)` or `if (x)` on one line, `{` on the next)
+            // is the header's own: deleting one without the other leaves what no compiler
+            // takes, and unwrapping the header takes it too.
+            if line.indent.is_some() && body.trim_start().starts_with('{') {
+                let at = open.iter().rposition(|&(_, at, _)| at <= indent);
+                if let Some(at) = at
+                    && open[at].1 == indent
+                    && awaits_body(&text[tree.node(open[at].0).span.clone()])
+                {
+                    open.truncate(at + 1);
+                    let id = open[at].0;
+                    extend(&mut tree, id, line.end);
+                    closers.entry(id).or_default().push(i);
+                    continue;
+                }
+            }
             if line.indent.is_some() && closes(body) {
                 // Closes the block opened at the same indentation, if the opener either
                 // had lines indented below it or opened a bracket itself.
@@ -246,7 +278,9 @@ impl Frontend for Lines {
                 }
                 if let Some(&(id, at, first)) = open.last() {
                     let opener = &lines[first];
-                    let had_children = !tree.node(id).children.is_empty();
+                    // A joined `{` line (see above) opened a bracket for the block.
+                    let had_children =
+                        !tree.node(id).children.is_empty() || closers.contains_key(&id);
                     let head = &text[opener.start..opener.end];
                     if at == indent && (had_children || opens(head)) && tags_match(head, body) {
                         // The block stays open: deeper lines after a line like
@@ -277,7 +311,8 @@ impl Frontend for Lines {
             }
         }
         take_separators(text, &mut tree);
-        add_unwraps(&lines, &mut tree, &heads, closers);
+        let chains = take_continuations(text, &mut tree);
+        add_unwraps(&lines, &mut tree, &heads, closers, &chains);
         Ok(tree)
     }
 
@@ -292,13 +327,17 @@ const DEDENT_LINES: usize = 200;
 
 /// Gives every block with lines inside it the alternative of losing its own opening and
 /// closing lines, its inner lines moved left to its indentation (as Python and YAML need),
-/// so that what a needed line sits in can go without it.
+/// so that what a needed line sits in can go without it. A statement with clauses that
+/// continue it (see [`take_continuations`]) loses theirs with its own: without its `if`,
+/// an `else` is left dangling, while all the branches' bodies in a row still parse.
 fn add_unwraps(
     lines: &[Line],
     tree: &mut Tree,
     heads: &[(NodeId, usize)],
     mut closers: BTreeMap<NodeId, Vec<usize>>,
+    chains: &BTreeMap<NodeId, Vec<NodeId>>,
 ) {
+    let mut unwraps: BTreeMap<NodeId, Vec<Edit>> = BTreeMap::new();
     for &(id, head) in heads {
         let node = tree.node(id);
         if node.children.is_empty() {
@@ -328,6 +367,22 @@ fn add_unwraps(
                 }
             }
         }
+        unwraps.insert(id, edits);
+    }
+    for (&head, clauses) in chains {
+        let Some(mut edits) = unwraps.remove(&head) else {
+            continue;
+        };
+        // A clause without lines of its own to keep (`else: pass`) goes whole.
+        for clause in clauses {
+            match unwraps.get(clause) {
+                Some(own) => edits.extend(own.iter().cloned()),
+                None => edits.extend(tree.node(*clause).delete.clone().map(Edit::delete)),
+            }
+        }
+        tree.node_mut(head).alternatives.push(edits);
+    }
+    for (id, edits) in unwraps {
         tree.node_mut(id).alternatives.push(edits);
     }
 }
@@ -363,6 +418,68 @@ fn take_separators(text: &str, tree: &mut Tree) {
         let end = span.end - (item.len() - item.trim_end_matches(['\r', '\n']).len());
         tree.node_mut(last).delete = Some(comma..end);
     }
+}
+
+/// Words that begin a clause continuing the statement before it at the same indentation
+/// (Python's `elif`, `else` and `except`, Allman style's `else` and `catch`, Ruby's
+/// `elsif` and `rescue`).
+const CONTINUATIONS: &[&str] = &[
+    "else", "elif", "elsif", "elseif", "except", "finally", "catch", "rescue", "ensure",
+];
+
+/// True when `line` (indentation removed) begins with one of [`CONTINUATIONS`].
+fn continues(line: &str) -> bool {
+    CONTINUATIONS.iter().any(|word| {
+        line.strip_prefix(word)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+/// A statement's deletion takes along the clauses that continue it on lines of their own
+/// at its indentation (`else:`, `except E:`): deleted without it, they would be left
+/// dangling. Each clause may still go alone (an `else` whose branch is not needed).
+/// Returns the clauses of every statement that has some.
+fn take_continuations(text: &str, tree: &mut Tree) -> BTreeMap<NodeId, Vec<NodeId>> {
+    let mut chains = BTreeMap::new();
+    let indent = |span: &Range<usize>| {
+        let line = &text[span.clone()];
+        line.len() - line.trim_start_matches([' ', '\t']).len()
+    };
+    for parent in tree.ids().collect::<Vec<_>>() {
+        let children = tree.node(parent).children.clone();
+        let mut i = 0;
+        while i < children.len() {
+            let head = tree.node(children[i]).span.clone();
+            let own = text[head.clone()].trim_start();
+            let mut end = None;
+            let mut clauses = Vec::new();
+            let mut j = i + 1;
+            while let Some(&next) = children.get(j) {
+                let span = tree.node(next).span.clone();
+                let line = text[span.clone()].trim_start();
+                if line.is_empty() {
+                    j += 1;
+                    continue;
+                }
+                if !continues(line) || indent(&span) != indent(&head) {
+                    break;
+                }
+                end = Some(span.end);
+                clauses.push(next);
+                j += 1;
+            }
+            let node = tree.node_mut(children[i]);
+            if let Some(end) = end
+                && !continues(own)
+                && node.delete.as_ref() == Some(&head)
+            {
+                node.delete = Some(head.start..end);
+                chains.insert(children[i], clauses);
+            }
+            i = j.max(i + 1);
+        }
+    }
+    chains
 }
 
 /// Makes node `id` and its ancestors (all of them blocks still open) reach `end`; stops
@@ -544,6 +661,72 @@ mod tests {
         );
         assert_eq!(unwrapped("def f():\n    a\n\n    b\n"), vec!["a\n\nb\n"]);
         assert!(unwrapped("a\nb\n").is_empty());
+    }
+
+    /// What every node's deletion and alternatives leave of `text`: (depth, own text,
+    /// text without it, texts with each alternative).
+    fn fates(text: &str) -> Vec<(u32, &str, String, Vec<String>)> {
+        let tree = Lines.parse(text).unwrap();
+        let apply = |edits: &[Edit]| crate::render::render(text, &edits.iter().collect::<Vec<_>>());
+        tree.ids()
+            .skip(1)
+            .map(|id| {
+                let node = tree.node(id);
+                let deleted = apply(&[Edit::delete(node.delete.clone().unwrap())]);
+                let rewrites = node.alternatives.iter().map(|e| apply(e)).collect();
+                (node.depth, &text[node.span.clone()], deleted, rewrites)
+            })
+            .collect()
+    }
+
+    /// GNU and Allman style put a body's `{` on the line below its header: it is the
+    /// header's, and so is the `}` that closes it. A `{` after a finished statement
+    /// opens a block of its own.
+    #[test]
+    fn a_brace_line_below_a_header_belongs_to_it() {
+        let text = "int\nf (int a,\n   int b)\n{\n  return a;\n}\nx;\n{\n  y;\n}\n";
+        assert_eq!(
+            outline(text),
+            vec![
+                (1, "int\n"),
+                (1, "f (int a,\n   int b)\n{\n  return a;\n}\n"),
+                (2, "   int b)\n"),
+                (2, "  return a;\n"),
+                (1, "x;\n"),
+                (1, "{\n  y;\n}\n"),
+                (2, "  y;\n"),
+            ]
+        );
+    }
+
+    /// `else`, `elif`, `except`, `catch`... on a line of their own continue the statement
+    /// above at their indentation: deleting it takes them along, each may go alone, and
+    /// the statement's unwrap leaves all the branches' bodies, which still parse.
+    #[test]
+    fn clauses_go_with_their_statement_and_unwrap_with_it() {
+        let text = "def f(x):\n    if x:\n        a\n    elif y:\n        b\n    else:\n        c\n    d\n";
+        let fates = fates(text);
+        let find = |own: &str| fates.iter().find(|f| f.1 == own).unwrap();
+        let head = find("    if x:\n        a\n");
+        assert_eq!(head.2, "def f(x):\n    d\n");
+        assert_eq!(head.3, vec!["def f(x):\n    a\n    b\n    c\n    d\n"]);
+        let other = find("    else:\n        c\n");
+        assert_eq!(
+            other.2,
+            "def f(x):\n    if x:\n        a\n    elif y:\n        b\n    d\n"
+        );
+        assert_eq!(
+            find("    elif y:\n        b\n").2,
+            "def f(x):\n    if x:\n        a\n    else:\n        c\n    d\n"
+        );
+        // Allman style: the `else` block is the `if`'s too; a word that only begins like
+        // a clause's (`elsewhere`) is not one.
+        let text = "if (x)\n{\n  a;\n}\nelse\n{\n  b;\n}\nelsewhere();\n";
+        let fates = self::fates(text);
+        assert_eq!(fates[0].2, "elsewhere();\n");
+        assert_eq!(fates[0].3, vec!["a;\nb;\nelsewhere();\n"]);
+        assert_eq!(fates[2].1, "else\n{\n  b;\n}\n");
+        assert_eq!(fates[2].2, "if (x)\n{\n  a;\n}\nelsewhere();\n");
     }
 
     /// Keyword lines at the opener's own indentation (git's shell style, Make, the C
