@@ -15,7 +15,7 @@ fn main() {
                 std::process::exit(2);
             }
         };
-        let frontend = Format::Html.frontend_for(&text);
+        let frontend = Format::Html.frontend_for(std::path::Path::new(&path), &text);
         let Ok(tree) = frontend.parse(&text) else {
             eprintln!("html_elements: {path}: does not parse against itself");
             std::process::exit(2);

@@ -253,7 +253,7 @@ pub fn run(config: &Config) -> Result<Summary> {
     {
         crate::tell!("{note}");
     }
-    let frontend = format.frontend_for(&original);
+    let frontend = format.frontend_for(&config.input, &original);
     // Deep enough for the start-up checks and the first deletion pass, which takes it.
     let tree = frontend
         .parse_to(&original, driver::FIRST_LIMIT)

@@ -8,6 +8,7 @@ mod json;
 mod lines;
 pub mod mathml;
 mod profile;
+mod python;
 mod slices;
 mod xml;
 
@@ -19,6 +20,7 @@ pub use html::Html;
 pub use javascript::JavaScript;
 pub use json::Json;
 pub use lines::Lines;
+pub use python::Python;
 pub use xml::Xml;
 
 use crate::tree::{Edit, Node, Tree};
@@ -405,14 +407,32 @@ impl Format {
 
     /// The front end for reducing `original`: like [`Format::frontend`], but a candidate is
     /// also held to the rules beyond the grammar that `original` keeps (JavaScript's early
-    /// errors, see `early.rs`).
-    pub fn frontend_for(self, original: &str) -> Box<dyn Frontend> {
+    /// errors, see `early.rs`; Python's blocks, for lines named `.py` or run by `python`,
+    /// see `python.rs`).
+    pub fn frontend_for(self, path: &Path, original: &str) -> Box<dyn Frontend> {
         match self {
             Format::JavaScript => Box::new(JavaScript::for_original(original)),
             Format::Html => Box::new(Html::for_original(original)),
+            Format::Lines if is_python(path, original) => Box::new(Python::for_original(original)),
             _ => self.frontend(),
         }
     }
+}
+
+/// True when `path` names Python source (`.py`, `.pyw`, `.pyi`) or `text` opens with a
+/// `#!` line that runs Python.
+fn is_python(path: &Path, text: &str) -> bool {
+    let named = path.extension().is_some_and(|e| {
+        ["py", "pyw", "pyi"]
+            .iter()
+            .any(|py| e.eq_ignore_ascii_case(py))
+    });
+    let run = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .next()
+        .is_some_and(|first| first.starts_with("#!") && first.contains("python"));
+    named || run
 }
 
 /// The length of the byte-order mark `text` opens with (0 without one).
@@ -594,6 +614,27 @@ pub(crate) fn take_whitespace(text: &str, start: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines named `.py` or run by `python` are held to Python's blocks; other lines are
+    /// not (a YAML key may lose all it holds).
+    #[test]
+    fn python_is_told_by_its_name_or_its_first_line() {
+        let emptied = "if a:\n";
+        let original = "if a:\n    b\n";
+        let valid = |path: &str, original: &str| {
+            Format::Lines
+                .frontend_for(Path::new(path), original)
+                .is_valid(emptied)
+        };
+        assert!(!valid("t.py", original));
+        assert!(!valid("T.PYI", original));
+        assert!(!valid(
+            "tool",
+            &format!("#!/usr/bin/env python3\n{original}")
+        ));
+        assert!(valid("t.yml", original));
+        assert!(valid("t.txt", original));
+    }
 
     fn cut(text: &str, start: usize, end: usize) -> String {
         let r = deletion_span(text, start, end);

@@ -180,7 +180,9 @@ fn fixture_results_are_one_minimal() {
         let ext = input.extension().unwrap().to_string_lossy().into_owned();
         let expected = case.join(format!("expected.{ext}"));
         let text = std::fs::read_to_string(&expected).unwrap();
-        let frontend = Format::from_path(&input).frontend();
+        // Held to what the reduction held its candidates to (Python's blocks).
+        let original = std::fs::read_to_string(&input).unwrap();
+        let frontend = Format::from_path(&input).frontend_for(&input, &original);
         let tree = frontend.parse(&text).unwrap();
         let work = tempfile::tempdir().unwrap();
         let candidate = work.path().join(format!("candidate.{ext}"));

@@ -335,7 +335,7 @@ proptest! {
     /// boundaries); what an edit leaves is judged, never a panic either.
     #[test]
     fn any_tag_soup_parses_and_its_edits_apply(text in html_soup()) {
-        let frontend = Format::Html.frontend_for(&text);
+        let frontend = Format::Html.frontend_for(Path::new("page.html"), &text);
         let tree = frontend.parse(&text).unwrap();
         prop_assert_eq!(render(&text, &[]), text.clone());
         for id in tree.ids() {

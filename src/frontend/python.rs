@@ -1,0 +1,268 @@
+//! Python as lines (see [`super::Lines`]), with a cheap check of what Python's tokenizer
+//! and the simplest of its grammar ask of the blocks: a header (`if x:`) is followed by
+//! a deeper line, a line is deeper than the one before only after a header, a dedent
+//! returns to an indentation met before, a clause (`elif`, `else`, `except`, `finally`)
+//! follows a statement it may continue at its indentation, a `try` block is followed by an
+//! `except` or `finally`, and a decorator by what it decorates. A candidate that breaks
+//! one of them is refused without the test: an emptied `if x:` or a dangling decorator
+//! never runs. The check reads strings and comments only far enough to skip them; it is
+//! used only when the original passes it, so a text it misreads is reduced as plain lines.
+
+use super::{Frontend, Lines, SyntaxError};
+use crate::tree::Tree;
+
+/// Python source as lines, its candidates held to the block rules the original keeps.
+#[derive(Debug, Clone, Copy)]
+pub struct Python {
+    /// Whether the original passed [`blocks_hold`].
+    checked: bool,
+}
+
+impl Python {
+    /// The front end for reducing `original`.
+    pub fn for_original(original: &str) -> Self {
+        Python {
+            checked: blocks_hold(original),
+        }
+    }
+}
+
+impl Frontend for Python {
+    fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
+        Lines.parse(text)
+    }
+
+    fn is_valid(&self, text: &str) -> bool {
+        !self.checked || blocks_hold(text)
+    }
+}
+
+/// One logical line: the indentation of its first physical line, its first word, and
+/// whether it ends with the colon of a header.
+struct Logical<'t> {
+    indent: usize,
+    word: &'t str,
+    header: bool,
+}
+
+/// The logical lines of `text` that hold code (not only comments or blank), or `None`
+/// when a string or a bracket is still open at the end.
+fn logical_lines(text: &str) -> Option<Vec<Logical<'_>>> {
+    let mut out = Vec::new();
+    // Open brackets, and the triple quote of a string still open at a line's end.
+    let mut depth = 0usize;
+    let mut triple: Option<&str> = None;
+    let mut continued = false;
+    let mut current: Option<Logical> = None;
+    for line in text.lines() {
+        let starts_logical = depth == 0 && triple.is_none() && !continued;
+        let body = line.trim_start_matches([' ', '\t']);
+        let mut last_code: Option<char> = None;
+        let mut rest = line;
+        if let Some(quote) = triple {
+            match rest.find(quote) {
+                Some(at) => {
+                    triple = None;
+                    rest = &rest[at + 3..];
+                    last_code = Some('"');
+                }
+                None => continue,
+            }
+        }
+        let mut chars = rest.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            match c {
+                '#' => break,
+                '\'' | '"' => {
+                    let tail = &rest[at..];
+                    let three = if c == '"' { "\"\"\"" } else { "'''" };
+                    if tail.starts_with(three) {
+                        match tail[3..].find(three) {
+                            Some(end) => {
+                                let skip = 3 + end + 3;
+                                while chars.peek().is_some_and(|&(i, _)| i < at + skip) {
+                                    chars.next();
+                                }
+                            }
+                            None => {
+                                triple = Some(three);
+                                last_code = Some(c);
+                                break;
+                            }
+                        }
+                    } else {
+                        // To the closing quote on this line, past escapes.
+                        let mut escaped = false;
+                        for (_, d) in chars.by_ref() {
+                            if escaped {
+                                escaped = false;
+                            } else if d == '\\' {
+                                escaped = true;
+                            } else if d == c {
+                                break;
+                            }
+                        }
+                    }
+                    last_code = Some(c);
+                }
+                '(' | '[' | '{' => {
+                    depth += 1;
+                    last_code = Some(c);
+                }
+                ')' | ']' | '}' => {
+                    depth = depth.checked_sub(1)?;
+                    last_code = Some(c);
+                }
+                c if c.is_whitespace() => {}
+                c => last_code = Some(c),
+            }
+        }
+        // A backslash at the end of code, not of a comment.
+        continued = triple.is_none() && last_code == Some('\\') && line.trim_end().ends_with('\\');
+        if last_code.is_none() && starts_logical {
+            continue;
+        }
+        if starts_logical {
+            let word_end = body
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '@'))
+                .unwrap_or(body.len());
+            out.extend(current.take());
+            current = Some(Logical {
+                indent: line.len() - body.len(),
+                word: &body[..word_end],
+                header: false,
+            });
+        }
+        if depth == 0
+            && triple.is_none()
+            && !continued
+            && let Some(logical) = current.as_mut()
+        {
+            logical.header = last_code == Some(':');
+        }
+    }
+    out.extend(current);
+    (depth == 0 && triple.is_none()).then_some(out)
+}
+
+/// The statements a clause may continue.
+fn continues(clause: &str, head: &str) -> bool {
+    match clause {
+        "elif" => matches!(head, "if" | "elif"),
+        "else" => matches!(head, "if" | "elif" | "for" | "while" | "try" | "except"),
+        "except" => matches!(head, "try" | "except"),
+        "finally" => matches!(head, "try" | "except" | "else"),
+        _ => true,
+    }
+}
+
+/// True when the blocks of `text` keep the rules in the module's comment.
+pub fn blocks_hold(text: &str) -> bool {
+    let Some(lines) = logical_lines(text) else {
+        return false;
+    };
+    // Each open level: its indentation, the first word of its last line (a clause
+    // continues the statement that line began), and whether a `try` there still waits
+    // for its `except` or `finally`.
+    let mut levels: Vec<(usize, &str, bool)> = vec![(0, "", false)];
+    let mut expect_block = false;
+    let mut decorated = false;
+    for line in &lines {
+        let top = levels.last().map_or(0, |l| l.0);
+        if line.indent > top {
+            if !expect_block {
+                return false;
+            }
+            levels.push((line.indent, "", false));
+        } else {
+            if expect_block {
+                return false;
+            }
+            while levels.last().is_some_and(|l| l.0 > line.indent) {
+                if levels.pop().is_some_and(|l| l.2) {
+                    return false;
+                }
+            }
+            if levels.last().is_none_or(|l| l.0 != line.indent) {
+                return false;
+            }
+        }
+        let Some(level) = levels.last_mut() else {
+            return false;
+        };
+        let clause = matches!(line.word, "elif" | "else" | "except" | "finally");
+        if clause && !continues(line.word, level.1) {
+            return false;
+        }
+        if level.2 && !matches!(line.word, "except" | "finally") {
+            return false;
+        }
+        if decorated
+            && !matches!(line.word, "def" | "class" | "async")
+            && !line.word.starts_with('@')
+        {
+            return false;
+        }
+        decorated = line.word.starts_with('@');
+        level.1 = line.word;
+        level.2 = line.word == "try" && line.header;
+        expect_block = line.header;
+    }
+    !expect_block && !decorated && levels.iter().all(|l| !l.2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_that_python_reads() {
+        for text in [
+            "",
+            "x = 1\n",
+            "def f(a,\n      b):\n    '''Doc:\nnot a header'''\n    return a  # note:\n",
+            "if a:\n    b\nelif c:\n    d\nelse:\n    e\n",
+            "try:\n    a\nexcept E:\n    b\nelse:\n    c\nfinally:\n    d\n",
+            "for x in y:\n    pass\nelse:\n    z\n",
+            "@dec\n@other(1)\ndef f():\n    pass\n",
+            "x = {\n    'a':\n        1,\n}\n",
+            "if a and \\\n        b:\n    c\n",
+            "class A: pass\ns = \"a # b:\"\n",
+            "def f():\n    \"\"\"doc\"\"\"\n",
+            "if a:\n    # a comment that ends in \\\n    b\n",
+        ] {
+            assert!(blocks_hold(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn blocks_that_python_refuses() {
+        for text in [
+            "if a:\n",
+            "if a:\n# only a comment\n",
+            "if a:\nb\n",
+            "a\n    b\n",
+            "if a:\n        b\n    c\n",
+            "else:\n    b\n",
+            "if a:\n    b\nx\nelse:\n    c\n",
+            "while a:\n    b\nexcept E:\n    c\n",
+            "try:\n    a\nb\n",
+            "try:\n    a\n",
+            "@dec\nx = 1\n",
+            "@dec\n",
+            "x = (1,\n",
+            "s = '''open\n",
+        ] {
+            assert!(!blocks_hold(text), "{text:?}");
+        }
+    }
+
+    /// The check is only as strict as the original lets it be.
+    #[test]
+    fn an_original_the_check_misreads_turns_it_off() {
+        let odd = "x = 1\n    y = 2\n";
+        assert!(Python::for_original(odd).is_valid("    y = 2\n"));
+        let fine = "if a:\n    b\n";
+        assert!(!Python::for_original(fine).is_valid("if a:\n"));
+    }
+}
