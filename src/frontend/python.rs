@@ -3,10 +3,13 @@
 //! a deeper line, a line is deeper than the one before only after a header, a dedent
 //! returns to an indentation met before, a clause (`elif`, `else`, `except`, `finally`)
 //! follows a statement it may continue at its indentation, a `try` block is followed by an
-//! `except` or `finally`, and a decorator by what it decorates. A candidate that breaks
+//! `except` or `finally`, a decorator by what it decorates, `return` and `yield` stand in
+//! a function, and `break` and `continue` in a loop. A candidate that breaks
 //! one of them is refused without the test: an emptied `if x:` or a dangling decorator
-//! never runs. The check reads strings and comments only far enough to skip them; it is
-//! used only when the original passes it, so a text it misreads is reduced as plain lines.
+//! never runs. The check reads strings and comments only far enough to skip them; each
+//! rule holds only where the original keeps it (a test of "`return` outside function"
+//! keeps the others), and none where the check cannot tell the original's strings and
+//! brackets apart, so a text it misreads is reduced as plain lines.
 
 use super::{Frontend, Lines, SyntaxError};
 use crate::tree::Tree;
@@ -14,18 +17,39 @@ use crate::tree::Tree;
 /// Python source as lines, its candidates held to the block rules the original keeps.
 #[derive(Debug, Clone, Copy)]
 pub struct Python {
-    /// Whether the original passed [`blocks_hold`].
-    checked: bool,
+    /// The rules the original breaks (see [`broken`]), which candidates may break too.
+    allowed: u8,
 }
 
 impl Python {
     /// The front end for reducing `original`.
     pub fn for_original(original: &str) -> Self {
+        let broken = broken(original);
         Python {
-            checked: blocks_hold(original),
+            allowed: if broken & UNREAD != 0 {
+                u8::MAX
+            } else {
+                broken
+            },
         }
     }
 }
+
+/// The check could not tell strings and brackets apart (one is open at the end).
+const UNREAD: u8 = 1;
+/// Indentation: a header without a deeper line, a deeper line without a header, a
+/// dedent to an indentation not met before.
+const INDENT: u8 = 2;
+/// A clause where no statement it may continue stands.
+const CLAUSE: u8 = 4;
+/// A `try` without its `except` or `finally`.
+const TRY: u8 = 8;
+/// A decorator before something it cannot decorate.
+const DECORATOR: u8 = 16;
+/// `return` or `yield` outside a function.
+const RETURN: u8 = 32;
+/// `break` or `continue` outside a loop.
+const LOOP: u8 = 64;
 
 impl Frontend for Python {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
@@ -33,7 +57,7 @@ impl Frontend for Python {
     }
 
     fn is_valid(&self, text: &str) -> bool {
-        !self.checked || blocks_hold(text)
+        self.allowed == u8::MAX || broken(text) & !self.allowed == 0
     }
 }
 
@@ -186,59 +210,89 @@ fn continues(clause: &str, head: &str) -> bool {
     }
 }
 
-/// True when the blocks of `text` keep the rules in the module's comment.
-pub fn blocks_hold(text: &str) -> bool {
+/// The rules of the module's comment that `text` breaks, as a set of bits.
+fn broken(text: &str) -> u8 {
     let Some(lines) = logical_lines(text) else {
-        return false;
+        return UNREAD;
     };
+    let mut broken = 0;
     // Each open level: its indentation, the first word of its last line (a clause
-    // continues the statement that line began), and whether a `try` there still waits
-    // for its `except` or `finally`.
-    let mut levels: Vec<(usize, &str, bool)> = vec![(0, "", false)];
+    // continues the statement that line began), whether a `try` there still waits for its
+    // `except` or `finally`, and the first word of the header that opened it.
+    let mut levels: Vec<(usize, &str, bool, &str)> = vec![(0, "", false, "")];
     let mut expect_block = false;
     let mut decorated = false;
     for line in &lines {
         let top = levels.last().map_or(0, |l| l.0);
         if line.indent > top {
             if !expect_block {
-                return false;
+                broken |= INDENT;
             }
-            levels.push((line.indent, "", false));
+            let opener = levels.last().map_or("", |l| l.1);
+            levels.push((line.indent, "", false, opener));
         } else {
             if expect_block {
-                return false;
+                broken |= INDENT;
             }
-            while levels.last().is_some_and(|l| l.0 > line.indent) {
+            while levels.len() > 1 && levels.last().is_some_and(|l| l.0 > line.indent) {
                 if levels.pop().is_some_and(|l| l.2) {
-                    return false;
+                    broken |= TRY;
                 }
             }
             if levels.last().is_none_or(|l| l.0 != line.indent) {
-                return false;
+                broken |= INDENT;
             }
         }
+        // The headers around the line, innermost first, up to its function or class.
+        let around = || {
+            let mut inside = true;
+            levels.iter().rev().map(|l| l.3).take_while(move |&w| {
+                let went = inside;
+                inside = !matches!(w, "def" | "class");
+                went
+            })
+        };
+        match line.word {
+            "return" | "yield" if around().last() != Some("def") => broken |= RETURN,
+            "break" | "continue" if !around().any(|w| matches!(w, "for" | "while")) => {
+                broken |= LOOP;
+            }
+            _ => {}
+        }
         let Some(level) = levels.last_mut() else {
-            return false;
+            return broken | INDENT;
         };
         let clause = matches!(line.word, "elif" | "else" | "except" | "finally");
         if clause && !continues(line.word, level.1) {
-            return false;
+            broken |= CLAUSE;
         }
         if level.2 && !matches!(line.word, "except" | "finally") {
-            return false;
+            broken |= TRY;
         }
-        if decorated
-            && !matches!(line.word, "def" | "class" | "async")
-            && !line.word.starts_with('@')
-        {
-            return false;
+        if decorated && !matches!(line.word, "def" | "class") && !line.word.starts_with('@') {
+            broken |= DECORATOR;
         }
         decorated = line.word.starts_with('@');
         level.1 = line.word;
         level.2 = line.word == "try" && line.header;
         expect_block = line.header;
     }
-    !expect_block && !decorated && levels.iter().all(|l| !l.2)
+    if expect_block {
+        broken |= INDENT;
+    }
+    if decorated {
+        broken |= DECORATOR;
+    }
+    if levels.iter().any(|l| l.2) {
+        broken |= TRY;
+    }
+    broken
+}
+
+/// True when `text` breaks none of the rules.
+#[cfg(test)]
+fn blocks_hold(text: &str) -> bool {
+    broken(text) == 0
 }
 
 #[cfg(test)]
@@ -260,6 +314,9 @@ mod tests {
             "class A: pass\ns = \"a # b:\"\n",
             "def f():\n    \"\"\"doc\"\"\"\n",
             "if a:\n    # a comment that ends in \\\n    b\n",
+            "def f():\n    for x in y:\n        if x:\n            break\n    return x\n",
+            "class A:\n    def g(self):\n        yield 1\nreturn_value = 2\n",
+            "while a:\n    def g():\n        return\n    continue\n",
             "async def f():\n    async for x in y:\n        pass\n    else:\n        pass\n",
             "if a:\n    x = 'a: \\\n  b'\n",
             "x = \"\"\"a\n\\\"\"\"b\"\"\"\n",
@@ -285,17 +342,28 @@ mod tests {
             "@dec\n",
             "x = (1,\n",
             "s = '''open\n",
+            "return 1\n",
+            "class A:\n    yield 1\n",
+            "if a:\n    break\n",
+            "for x in y:\n    def g():\n        continue\n",
         ] {
             assert!(!blocks_hold(text), "{text:?}");
         }
     }
 
-    /// The check is only as strict as the original lets it be.
+    /// The check is only as strict as the original lets it be: a rule the original breaks
+    /// is off, the others stay on, and none holds where its strings are misread.
     #[test]
-    fn an_original_the_check_misreads_turns_it_off() {
-        let odd = "x = 1\n    y = 2\n";
-        assert!(Python::for_original(odd).is_valid("    y = 2\n"));
+    fn a_rule_the_original_breaks_is_off() {
         let fine = "if a:\n    b\n";
         assert!(!Python::for_original(fine).is_valid("if a:\n"));
+        let odd = "x = 1\n    y = 2\nif a:\n    b\n";
+        assert!(Python::for_original(odd).is_valid("    y = 2\n"));
+        let planted = "return 1\nif a:\n    b\n";
+        let python = Python::for_original(planted);
+        assert!(python.is_valid("return 1\n"));
+        assert!(!python.is_valid("return 1\nif a:\n"));
+        let unread = "s = '''open\nif a:\n    b\n";
+        assert!(Python::for_original(unread).is_valid("if a:\n"));
     }
 }
