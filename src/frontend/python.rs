@@ -108,12 +108,11 @@ fn logical_lines(text: &str) -> Option<Vec<Logical<'_>>> {
                 '\'' | '"' => {
                     last_code = Some(c);
                     let tail = &rest[at..];
-                    let quote = match (c, tail.starts_with("\"\"\"") || tail.starts_with("\'\'\'"))
-                    {
-                        ('"', true) => "\"\"\"",
-                        ('"', false) => "\"",
-                        (_, true) => "\'\'\'",
-                        _ => "\'",
+                    let triple = if c == '"' { "\"\"\"" } else { "'''" };
+                    let quote = if tail.starts_with(triple) {
+                        triple
+                    } else {
+                        &triple[..1]
                     };
                     match string_end(&tail[quote.len()..], quote) {
                         Ok(after) => {
