@@ -254,6 +254,11 @@ pub fn run(config: &Config) -> Result<Summary> {
         crate::tell!("{note}");
     }
     let frontend = format.frontend_for(&config.input, &original);
+    if config.verbose
+        && let Some(note) = frontend.note()
+    {
+        crate::tell!("treereduce: {}:{note}", config.input.display());
+    }
     // Deep enough for the start-up checks and the first deletion pass, which takes it.
     let tree = frontend
         .parse_to(&original, driver::FIRST_LIMIT)

@@ -5,7 +5,7 @@
 use std::sync::{Arc, LazyLock, OnceLock};
 
 use super::early::{self, Checks};
-use super::profile::Grammar;
+use super::profile::{Grammar, Misread};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -28,7 +28,8 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
 
 /// JavaScript (scripts and modules, JSX included as the grammar has it). Candidates are
 /// held to the early errors the original keeps (see [`super::early`]); the default, with
-/// no original, holds them to none.
+/// no original, holds them to none. An original that tree-sitter misreads in a few places
+/// is reduced all the same (see [`JavaScript::for_original`]).
 #[derive(Debug, Clone, Default)]
 pub struct JavaScript {
     original: Option<Arc<Original>>,
@@ -40,17 +41,38 @@ pub struct JavaScript {
 struct Original {
     text: String,
     checks: OnceLock<Checks>,
+    /// Where tree-sitter misreads the original, when it does in no more than half of it.
+    misread: Option<Misread>,
 }
 
 impl JavaScript {
     /// The front end for reducing `original`: candidates keep the early-error rules it keeps.
+    ///
+    /// tree-sitter's grammar misses a few constructs that engines accept (`[(a.b)] = 1`,
+    /// `yield` as a name in sloppy code, `01.a`), and a fuzzer's crash may hold one. When
+    /// the ERROR nodes of the original's parse cover at most half of it, it is reduced as
+    /// it parses: candidates may hold as many ERROR and MISSING nodes as it does, never
+    /// more than their base, and no early-error rule holds. Beyond half, the text is
+    /// unlikely to be JavaScript at all, and the start-up parse refuses it.
     pub fn for_original(original: &str) -> Self {
+        let misread = GRAMMAR
+            .misread(original)
+            .filter(|m| m.bytes <= original.len() / 2);
         JavaScript {
             original: Some(Arc::new(Original {
                 text: original.to_string(),
                 checks: OnceLock::new(),
+                misread,
             })),
         }
+    }
+
+    /// How many ERROR and MISSING nodes a candidate's parse may hold.
+    fn allowed(&self) -> usize {
+        self.original
+            .as_ref()
+            .and_then(|o| o.misread.as_ref())
+            .map_or(0, |m| m.errors)
     }
 
     /// The rules the original keeps.
@@ -91,10 +113,11 @@ impl JavaScript {
     }
 }
 
-/// The outermost templates and strings of `text` (valid JavaScript) that span lines, in
-/// order. Everything when the text cannot be parsed, so that no line is touched.
-fn multiline_strings(text: &str) -> Vec<Range<usize>> {
-    let Some(tree) = GRAMMAR.tree(text) else {
+/// The outermost templates and strings of `text` (valid JavaScript, or misread in at most
+/// `allowed` places) that span lines, in order. Everything when the text cannot be parsed,
+/// so that no line is touched.
+fn multiline_strings(text: &str, allowed: usize) -> Vec<Range<usize>> {
+    let Some(tree) = GRAMMAR.tree_within(text, allowed) else {
         let everything = 0..text.len();
         return vec![everything];
     };
@@ -125,17 +148,35 @@ fn multiline_strings(text: &str) -> Vec<Range<usize>> {
 
 impl Frontend for JavaScript {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        GRAMMAR.parse(text).map(|tree| with_exports(text, tree))
+        let allowed = self.allowed();
+        GRAMMAR
+            .parse(text, allowed)
+            .map(|tree| with_exports(text, tree, allowed))
     }
 
     fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
+        let allowed = self.allowed();
         GRAMMAR
-            .parse_to(text, Some(depth))
-            .map(|tree| with_exports(text, tree))
+            .parse_to(text, Some(depth), allowed)
+            .map(|tree| with_exports(text, tree, allowed))
     }
 
     fn is_valid(&self, text: &str) -> bool {
-        GRAMMAR.tree(text).is_some() && self.early_error(text, None).is_none()
+        GRAMMAR.tree_within(text, self.allowed()).is_some()
+            && self.early_error(text, None).is_none()
+    }
+
+    fn note(&self) -> Option<String> {
+        let m = self.original.as_ref()?.misread.as_ref()?;
+        let more = match m.errors {
+            1 => String::new(),
+            2 => String::from(" and in 1 more place"),
+            n => format!(" and in {} more places", n - 1),
+        };
+        Some(format!(
+            "{}:{}: tree-sitter's JavaScript grammar cannot read this ({}){more}; reducing anyway, and no candidate may have more such places",
+            m.first.line, m.first.column, m.first.message
+        ))
     }
 
     /// Line breaks mean the same whatever the spaces after them, but not inside a template
@@ -150,7 +191,7 @@ impl Frontend for JavaScript {
             let strings: &[Range<usize>] = match (&mut strings, may_hold) {
                 (_, false) => &[],
                 (Some(found), true) => found,
-                (none, true) => none.insert(multiline_strings(text)),
+                (none, true) => none.insert(multiline_strings(text, self.allowed())),
             };
             let inside = |at: usize| {
                 let i = strings.partition_point(|s| s.end <= at);
@@ -168,7 +209,9 @@ impl Frontend for JavaScript {
         text: &str,
         depth: Option<u32>,
     ) -> Result<Tree, SyntaxError> {
-        let tree = with_exports(text, GRAMMAR.parse_edited_to(base, edits, text, depth)?);
+        let allowed = self.allowed();
+        let tree = GRAMMAR.parse_edited_to(base, edits, text, depth, allowed)?;
+        let tree = with_exports(text, tree, allowed);
         match self.early_error(text, Some(&Self::edited_at(base, edits))) {
             None => Ok(tree),
             Some(message) => Err(SyntaxError {
@@ -180,7 +223,7 @@ impl Frontend for JavaScript {
     }
 
     fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
-        GRAMMAR.is_valid_edited(base, edits, candidate)
+        GRAMMAR.is_valid_edited(base, edits, candidate, self.allowed())
             && self
                 .early_error(candidate, Some(&Self::edited_at(base, edits)))
                 .is_none()
@@ -208,7 +251,7 @@ impl Frontend for JavaScript {
     fn slices(&self, text: &str, wanted: &[(usize, usize)]) -> Slices {
         /// The most statements checked by substring before the walk.
         const CHECKED: usize = 32;
-        let Some(tree) = GRAMMAR.tree(text) else {
+        let Some(tree) = GRAMMAR.tree_within(text, self.allowed()) else {
             return Slices::new();
         };
         let root = tree.root_node();
@@ -242,12 +285,12 @@ impl Frontend for JavaScript {
 /// (an export of an undeclared name), so a module that ends in one export list naming
 /// every declaration lost none of them before the list's own depth was reached, and those
 /// depths were spent hollowing out every declaration. A name declared twice keeps its
-/// specifier.
-fn with_exports(text: &str, mut tree: Tree) -> Tree {
+/// specifier. `text` may be misread in `allowed` places.
+fn with_exports(text: &str, mut tree: Tree, allowed: usize) -> Tree {
     if !text.contains("export") {
         return tree;
     }
-    let Some(ts) = GRAMMAR.tree(text) else {
+    let Some(ts) = GRAMMAR.tree_within(text, allowed) else {
         return tree;
     };
     let program = ts.root_node();
@@ -1249,6 +1292,45 @@ mod tests {
         assert_eq!((err.line, err.column), (1, 3), "{err}");
     }
 
+    /// tree-sitter misreads `[(o.b)] = [1]`, which engines run: an original that holds it
+    /// is reduced all the same, and its candidates may be misread in no more places than
+    /// their base.
+    #[test]
+    fn an_original_misread_in_a_few_places_is_reduced_around_them() {
+        let original = "var o = {};\n[(o.b)] = [1];\nf();\ng(1);\n";
+        assert!(JavaScript::default().parse(original).is_err());
+        let js = JavaScript::for_original(original);
+        let tree = js.parse(original).unwrap();
+        assert!(
+            tree.ids()
+                .any(|id| tree.node(id).label == "call_expression")
+        );
+        let note = js.note().unwrap();
+        assert!(note.starts_with("2:"), "{note}");
+        // Another statement goes: the misread place stays, valid.
+        let without_f = "var o = {};\n[(o.b)] = [1];\ng(1);\n";
+        assert!(js.is_valid(without_f));
+        let f = original.find("f();").unwrap();
+        let delete_f = Edit::delete(f..f + 5);
+        assert!(js.is_valid_edited(original, &[&delete_f], without_f));
+        // A broken call adds a misread place: refused.
+        let broken = "var o = {};\n[(o.b)] = [1];\nf(;\ng(1);\n";
+        assert!(!js.is_valid(broken));
+        // Once the misread statement is gone, a candidate may not be misread anywhere.
+        let clean = "var o = {};\nf();\ng(1);\n";
+        assert!(js.is_valid(clean));
+        js.parse(clean).unwrap();
+        let g = clean.find("1)").unwrap();
+        let delete_1 = Edit::delete(g..g + 1);
+        assert!(js.is_valid_edited(clean, &[&delete_1], "var o = {};\nf();\ng();\n"));
+        let close = clean.find(");\n").unwrap();
+        let delete_paren = Edit::delete(close..close + 1);
+        assert!(!js.is_valid_edited(clean, &[&delete_paren], "var o = {};\nf(;\ng(1);\n"));
+        // A text mostly misread is not taken for JavaScript.
+        let prose = "This is not a script at all, but a sentence.";
+        assert!(JavaScript::for_original(prose).parse(prose).is_err());
+        assert!(JavaScript::for_original(prose).note().is_none());
+    }
     #[test]
     fn deep_nesting_needs_no_recursion() {
         let depth = 20_000;

@@ -85,11 +85,11 @@ fn valued(text: &str, tree: Result<Tree, SyntaxError>) -> Result<Tree, SyntaxErr
 
 impl Frontend for Json {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        valued(text, GRAMMAR.parse(text))
+        valued(text, GRAMMAR.parse(text, 0))
     }
 
     fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
-        valued(text, GRAMMAR.parse_to(text, Some(depth)))
+        valued(text, GRAMMAR.parse_to(text, Some(depth), 0))
     }
 
     fn parse_edited_to(
@@ -99,7 +99,7 @@ impl Frontend for Json {
         text: &str,
         depth: Option<u32>,
     ) -> Result<Tree, SyntaxError> {
-        valued(text, GRAMMAR.parse_edited_to(base, edits, text, depth))
+        valued(text, GRAMMAR.parse_edited_to(base, edits, text, depth, 0))
     }
 
     fn is_valid(&self, text: &str) -> bool {
@@ -107,7 +107,7 @@ impl Frontend for Json {
     }
 
     fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
-        GRAMMAR.is_valid_edited(base, edits, candidate) && holds_a_value(candidate)
+        GRAMMAR.is_valid_edited(base, edits, candidate, 0) && holds_a_value(candidate)
     }
 
     /// Only members, elements and comments are judged without a parse: a document's own

@@ -72,6 +72,12 @@ pub trait Frontend {
         }
     }
 
+    /// What the user should know about how this front end reads the original, if anything
+    /// (a place it misreads and works around), as `LINE:COLUMN: message`.
+    fn note(&self) -> Option<String> {
+        None
+    }
+
     /// True when `text` parses. The driver calls this on every candidate before it goes
     /// to the oracle; front ends may override it with something cheaper than `parse`.
     fn is_valid(&self, text: &str) -> bool {

@@ -16,11 +16,25 @@ use tree_sitter::{Language, Node as TsNode, Parser, TreeCursor};
 use super::SyntaxError;
 use crate::tree::{Along, Edit, Label, Line, Node, NodeId, NodeKind, Separator, Tree};
 
-/// A valid text's tree-sitter tree, known by the hash of the text.
+/// Where tree-sitter's parse of a text goes wrong.
+#[derive(Debug, Clone)]
+pub struct Misread {
+    /// How many ERROR and MISSING nodes the parse holds.
+    pub errors: usize,
+    /// How many bytes its outermost ERROR nodes cover.
+    pub bytes: usize,
+    /// The first of them.
+    pub first: SyntaxError,
+}
+
+/// A text's tree-sitter tree, known by the hash of the text: a valid text's, or one with
+/// no more ERROR and MISSING nodes than its caller tolerates (see [`Grammar::tree_within`]).
 struct Parsed {
     language: &'static str,
     key: u128,
     tree: tree_sitter::Tree,
+    /// How many ERROR and MISSING nodes the tree holds (see [`errors`]).
+    errors: usize,
     /// Byte offset of the start of every line of the text, made when the text is first
     /// used as a base.
     lines: Option<Vec<usize>>,
@@ -64,7 +78,23 @@ impl Recent {
         self.0.back_mut()
     }
 
-    fn insert(&mut self, language: &'static str, key: u128, tree: tree_sitter::Tree) {
+    /// The tree of `key` with at most `allowed` errors.
+    fn find_within(
+        &mut self,
+        language: &'static str,
+        key: u128,
+        allowed: usize,
+    ) -> Option<&mut Parsed> {
+        self.find(language, key).filter(|p| p.errors <= allowed)
+    }
+
+    fn insert(
+        &mut self,
+        language: &'static str,
+        key: u128,
+        tree: tree_sitter::Tree,
+        errors: usize,
+    ) {
         if self.find(language, key).is_some() {
             return;
         }
@@ -75,6 +105,7 @@ impl Recent {
             language,
             key,
             tree,
+            errors,
             lines: None,
             cheap: BTreeSet::new(),
         });
@@ -1105,51 +1136,98 @@ impl Grammar {
     /// The tree-sitter tree of `text` when it parses without ERROR or MISSING nodes (a
     /// recent one when `text` was checked or parsed on this thread lately).
     pub fn tree(&self, text: &str) -> Option<tree_sitter::Tree> {
-        self.valid_tree(text, Parsed::key(text))
+        self.tree_within(text, 0)
     }
 
-    /// The tree of `text` (hashed to `key`) when it parses without ERROR or MISSING
-    /// nodes: a recent one, else a fresh parse (kept when valid).
-    fn valid_tree(&self, text: &str, key: u128) -> Option<tree_sitter::Tree> {
-        self.tree_of(text, key)
-            .filter(|tree| !tree.root_node().has_error())
+    /// The tree-sitter tree of `text` when it holds at most `allowed` ERROR and MISSING
+    /// nodes. An original that tree-sitter misreads in a few places the language's own
+    /// parsers read (`[(a.b)] = 1` in JavaScript) is reduced with its misread places
+    /// tolerated: its candidates may keep as many, never more.
+    pub fn tree_within(&self, text: &str, allowed: usize) -> Option<tree_sitter::Tree> {
+        self.within(text, Parsed::key(text), allowed)
+            .map(|(tree, _)| tree)
     }
 
-    /// The tree of `text` (hashed to `key`): a recent valid one, else a fresh parse (kept
-    /// when valid). `None` only when the parser cannot be set up.
-    fn tree_of(&self, text: &str, key: u128) -> Option<tree_sitter::Tree> {
+    /// Where tree-sitter misreads `text`: `None` when its parse holds no ERROR or MISSING
+    /// node (or the parser cannot be set up).
+    pub fn misread(&self, text: &str) -> Option<Misread> {
+        let (tree, errors) = self.tree_of(text, Parsed::key(text), 0)?;
+        let root = tree.root_node();
+        (errors > 0).then(|| Misread {
+            errors,
+            bytes: error_bytes(root),
+            first: first_error(text, root),
+        })
+    }
+
+    /// The tree of `text` (hashed to `key`) and its number of errors, when it has at most
+    /// `allowed`.
+    fn within(&self, text: &str, key: u128, allowed: usize) -> Option<(tree_sitter::Tree, usize)> {
+        self.tree_of(text, key, allowed)
+            .filter(|&(_, errors)| errors <= allowed)
+    }
+
+    /// The tree of `text` (hashed to `key`) and its number of errors: a recent one, else a
+    /// fresh parse (kept when it has at most `allowed` errors). `None` only when the parser
+    /// cannot be set up.
+    fn tree_of(&self, text: &str, key: u128, allowed: usize) -> Option<(tree_sitter::Tree, usize)> {
         let known = RECENT.with(|cell| {
             cell.borrow_mut()
                 .find(self.name, key)
-                .map(|p| p.tree.clone())
+                .map(|p| (p.tree.clone(), p.errors))
         });
         if known.is_some() {
             return known;
         }
         let tree = self.parse_ts(text)?;
-        if !tree.root_node().has_error() {
-            RECENT.with(|cell| cell.borrow_mut().insert(self.name, key, tree.clone()));
+        let errors = errors(tree.root_node());
+        if errors <= allowed {
+            RECENT.with(|cell| {
+                cell.borrow_mut()
+                    .insert(self.name, key, tree.clone(), errors);
+            });
         }
-        Some(tree)
+        Some((tree, errors))
     }
 
     /// True when `candidate`, which is the valid `base` with `edits` applied, parses
-    /// without ERROR or MISSING nodes. Re-parses incrementally: the tree of `base` (one of
-    /// the recent valid trees of this thread) is told about the edits, and tree-sitter
-    /// re-reads only what they touched, which on a large file is many times faster than a
-    /// parse from scratch and gives the same tree. A valid candidate's tree is kept: when
-    /// it is accepted, the next pass need not parse it again.
-    pub fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
+    /// without ERROR or MISSING nodes, or with at most `allowed` of them and no more than
+    /// `base` has (see [`Grammar::tree_within`]). Re-parses incrementally: the tree of
+    /// `base` (one of the recent trees of this thread) is told about the edits, and
+    /// tree-sitter re-reads only what they touched, which on a large file is many times
+    /// faster than a parse from scratch and gives the same tree. A valid candidate's tree
+    /// is kept: when it is accepted, the next pass need not parse it again.
+    pub fn is_valid_edited(
+        &self,
+        base: &str,
+        edits: &[&Edit],
+        candidate: &str,
+        allowed: usize,
+    ) -> bool {
         let candidate_key = Parsed::key(candidate);
-        if RECENT.with(|cell| cell.borrow_mut().find(self.name, candidate_key).is_some()) {
+        let base_key = Parsed::key(base);
+        // Once a misread place is gone, it may not come back as another.
+        let allowed = RECENT
+            .with(|cell| {
+                let mut recent = cell.borrow_mut();
+                recent
+                    .find_within(self.name, base_key, allowed)
+                    .map(|p| p.errors)
+            })
+            .unwrap_or(allowed);
+        if RECENT.with(|cell| {
+            let mut recent = cell.borrow_mut();
+            recent
+                .find_within(self.name, candidate_key, allowed)
+                .is_some()
+        }) {
             return true;
         }
-        let base_key = Parsed::key(base);
         // tree-sitter visits every node an edit covers, so a candidate that keeps less
         // than it removes parses faster from scratch.
         let removed = base.len().saturating_sub(candidate.len());
-        if removed > candidate.len() || self.valid_tree(base, base_key).is_none() {
-            return self.valid_tree(candidate, candidate_key).is_some();
+        if removed > candidate.len() || self.within(base, base_key, allowed).is_none() {
+            return self.within(candidate, candidate_key, allowed).is_some();
         }
         let old = RECENT.with(|cell| {
             let mut recent = cell.borrow_mut();
@@ -1189,13 +1267,18 @@ impl Grammar {
             Some(old) => self.parse_ts_from(candidate, Some(&old)),
             None => self.parse_ts(candidate),
         };
-        match parsed {
-            Some(tree) if !tree.root_node().has_error() => {
-                RECENT.with(|cell| cell.borrow_mut().insert(self.name, candidate_key, tree));
-                true
-            }
-            _ => false,
+        let Some(tree) = parsed else {
+            return false;
+        };
+        let errors = errors(tree.root_node());
+        if errors > allowed {
+            return false;
         }
+        RECENT.with(|cell| {
+            cell.borrow_mut()
+                .insert(self.name, candidate_key, tree, errors);
+        });
+        true
     }
 
     /// Judges `candidate`, which is the valid `base` with `edits` that delete nodes,
@@ -1251,24 +1334,32 @@ impl Grammar {
         edits: &[&Edit],
         text: &str,
         limit: Option<u32>,
+        allowed: usize,
     ) -> Result<Tree, SyntaxError> {
         // A valid text's tree joins the recent ones, where `parse_to` finds it.
-        self.is_valid_edited(base, edits, text);
-        self.parse_to(text, limit)
+        self.is_valid_edited(base, edits, text, allowed);
+        self.parse_to(text, limit, allowed)
     }
 
-    /// Parses `text` into a tree of the nodes the profile gives edits for.
-    pub fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        self.parse_to(text, None)
+    /// Parses `text` into a tree of the nodes the profile gives edits for; it may hold at
+    /// most `allowed` ERROR and MISSING nodes (see [`Grammar::tree_within`]).
+    pub fn parse(&self, text: &str, allowed: usize) -> Result<Tree, SyntaxError> {
+        self.parse_to(text, None, allowed)
     }
 
     /// Parses `text` (all of it is checked) into a tree of the nodes the profile gives
-    /// edits for, down to `limit` (every depth when `None`).
-    pub fn parse_to(&self, text: &str, limit: Option<u32>) -> Result<Tree, SyntaxError> {
+    /// edits for, down to `limit` (every depth when `None`); the parse may hold at most
+    /// `allowed` ERROR and MISSING nodes.
+    pub fn parse_to(
+        &self,
+        text: &str,
+        limit: Option<u32>,
+        allowed: usize,
+    ) -> Result<Tree, SyntaxError> {
         // The text is about to be the base of a pass; its tree stays among the recent ones
         // for the incremental checks of that pass's candidates.
         let text_key = Parsed::key(text);
-        let Some(ts) = self.tree_of(text, text_key) else {
+        let Some((ts, errors)) = self.tree_of(text, text_key, allowed) else {
             return Err(SyntaxError {
                 line: 1,
                 column: 1,
@@ -1276,7 +1367,7 @@ impl Grammar {
             });
         };
         let root = ts.root_node();
-        if root.has_error() {
+        if errors > allowed {
             return Err(first_error(text, root));
         }
         let mut cheap = Vec::new();
@@ -2664,6 +2755,39 @@ fn ends_a_statement(text: &str, node: TsNode) -> bool {
         let own = text[b.byte_range()].trim_end();
         own.ends_with(';') || own == "{"
     })
+}
+
+/// How many ERROR and MISSING nodes the tree of `root` holds. The walk enters only the
+/// subtrees that hold one.
+fn errors(root: TsNode) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    let mut stack = vec![root];
+    let mut cursor = root.walk();
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        stack.extend(node.children(&mut cursor).filter(|c| c.has_error()));
+    }
+    count
+}
+
+/// How many bytes the outermost ERROR nodes of the tree of `root` cover.
+fn error_bytes(root: TsNode) -> usize {
+    let mut bytes = 0;
+    let mut stack = vec![root];
+    let mut cursor = root.walk();
+    while let Some(node) = stack.pop() {
+        if node.is_error() {
+            bytes += node.byte_range().len();
+        } else {
+            stack.extend(node.children(&mut cursor).filter(|c| c.has_error()));
+        }
+    }
+    bytes
 }
 
 /// The first ERROR or MISSING node in document order, as a syntax error.
