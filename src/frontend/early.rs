@@ -223,6 +223,16 @@ struct Surroundings<'t> {
     around: Vec<Node<'t>>,
 }
 
+/// `node` and, down from it, its first (or last) child, that child's, and so on: the
+/// nodes that begin (or end) where it does.
+fn spine(node: Node, from_start: bool) -> impl Iterator<Item = Node> {
+    std::iter::successors(Some(node), move |n| {
+        let count = n.child_count();
+        let child = if from_start { 0 } else { count.checked_sub(1)? };
+        n.child(child)
+    })
+}
+
 /// A node to visit: the offsets strictly inside it, and the nearest scope, the outermost
 /// class body and the nearest class around it.
 struct Visit<'t, 'a> {
@@ -270,6 +280,15 @@ fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
         for child in node.children(&mut cursor) {
             if rest.is_empty() {
                 break;
+            }
+            // A hoist's edits end where its new text begins and ends, so the statement it
+            // became holds neither: what begins or ends at an offset is looked at too.
+            for (at, from_start) in [(child.start_byte(), true), (child.end_byte(), false)] {
+                if rest.binary_search(&at).is_ok() {
+                    found.around.extend(
+                        spine(child, from_start).filter(|n| SYNTAX_KINDS.contains(&n.kind())),
+                    );
+                }
             }
             let before = rest.partition_point(|&p| p <= child.start_byte());
             stops_here |= before > 0;
@@ -463,10 +482,12 @@ const EXPORTS: &str = "an export lists a name the module does not declare";
 const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
 const LABELS: &str = "a break or continue names a label that does not enclose it";
 const NATIVES: &str = "a V8 native (%Name) is not called";
-const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, or 'use strict' beside non-simple parameters)";
+const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, or a destructuring declaration without a value)";
 
 /// The kinds of node [`syntax_at`] looks at.
 const SYNTAX_KINDS: &[&str] = &[
+    "expression_statement",
+    "variable_declarator",
     "for_statement",
     "for_in_statement",
     "call_expression",
@@ -494,9 +515,22 @@ fn syntax_ok(text: &str, root: Node) -> bool {
 ///   called with `new`, or is assigned to (`a?.b.c = 1`, `a?.b++`, `for (a?.b of c)`):
 ///   brackets the reduction took away had made it legal;
 /// - a function with default, destructured or rest parameters whose body begins with a
-///   `'use strict'` directive (the statements before it went).
+///   `'use strict'` directive (the statements before it went);
+/// - an expression statement that begins with `function`, `async function`, `class` or
+///   `let [` (`function () {}` without a name, after
+///   hoists in one candidate took away what stood before it), which V8 reads as a
+///   declaration;
+/// - a destructuring pattern declared without a value (`let[a];`, which tree-sitter reads
+///   as a declaration once `(let[a])` lost its brackets).
 fn syntax_at(text: &str, node: Node) -> bool {
     match node.kind() {
+        "expression_statement" => !reads_as_declaration(&text[node.byte_range()]),
+        "variable_declarator" => {
+            node.child_by_field_name("value").is_some()
+                || node
+                    .child_by_field_name("name")
+                    .is_none_or(|n| !matches!(n.kind(), "array_pattern" | "object_pattern"))
+        }
         "for_statement" => node
             .child_by_field_name("initializer")
             .is_none_or(|init| !bare_in(text, init)),
@@ -521,6 +555,31 @@ fn syntax_at(text: &str, node: Node) -> bool {
         kind if is_function(kind) => !strict_beside_non_simple(text, node),
         _ => true,
     }
+}
+
+/// True when `statement`, the text of an expression statement, begins as a declaration
+/// does: with the keyword `function` or `class`, `async` and `function` on one line, or
+/// `let` and `[`.
+fn reads_as_declaration(statement: &str) -> bool {
+    if [
+        after_word(statement, "function"),
+        after_word(statement, "class"),
+    ]
+    .iter()
+    .any(Option::is_some)
+    {
+        return true;
+    }
+    if let Some(rest) = after_word(statement, "async") {
+        return after_word(rest.trim_start_matches([' ', '\t']), "function").is_some();
+    }
+    after_word(statement, "let").is_some_and(|rest| rest.trim_start().starts_with('['))
+}
+
+/// What follows `text`'s first word when that word is `word`.
+fn after_word<'t>(text: &'t str, word: &str) -> Option<&'t str> {
+    text.strip_prefix(word)
+        .filter(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
 }
 
 /// True when the expression (or declaration) `node` holds a binary `in` where a `for`
@@ -1181,6 +1240,12 @@ mod tests {
             "function g({ a }) { \"use strict\"; x(); }",
             "var f = (...a) => { 'use strict'; };",
             "class C { m([a]) { 'use strict'; } }",
+            "function(){ return; }",
+            "function () {}.call(x);",
+            "async function () {};",
+            "class {};",
+            "let[a];",
+            "var {a};",
         ];
         for text in bad {
             let tree = parse(text);
@@ -1191,6 +1256,22 @@ mod tests {
             let middle = text.len() / 2;
             assert_eq!(
                 Checks::ALL.violation_near(text, root, &[middle]),
+                Some(SYNTAX),
+                "{text}"
+            );
+        }
+        // Where a hoist's edits stand: at the ends of the text it left.
+        for (text, at) in [
+            ("function(){ return; }", [0, 21]),
+            ("x;\nfunction(){}.call(y);\nz;", [3, 22]),
+            ("let[a]", [0, 6]),
+            ("x;\nlet[a];", [3, 9]),
+            ("let [a] = [1], [b];", [15, 18]),
+        ] {
+            let tree = parse(text);
+            let root = tree.root_node();
+            assert_eq!(
+                Checks::ALL.violation_near(text, root, &at),
                 Some(SYNTAX),
                 "{text}"
             );
@@ -1214,6 +1295,17 @@ mod tests {
             "function g(a = 1) { x(); 'use strict'; }",
             "function g(a = 1) { 'use strict' + x; }",
             "'use strict'; function g(a = 1) {}",
+            "(function () {})();",
+            "functions();",
+            "async\nfunction f() {}",
+            "asyncFunction();",
+            "classes = 1;",
+            "let_[a];",
+            "(let[a]);",
+            "let[a] = [1];",
+            "for (let [a] of b);",
+            "for (const {a} in b);",
+            "var a, b = 1;",
         ];
         for text in good {
             let tree = parse(text);
