@@ -29,6 +29,8 @@ pub struct Checks {
     pub super_calls: bool,
     /// Every `for await` loop is in an async function (or at a module's top level).
     pub for_await: bool,
+    /// Every `yield` expression is in a generator (not in an arrow function inside one).
+    pub yields: bool,
     /// The original is a module (it imports or exports): a `for await` may stand at its top
     /// level, and still may once the candidate no longer says so.
     pub module: bool,
@@ -58,6 +60,7 @@ impl Checks {
         lexical: true,
         super_calls: true,
         for_await: true,
+        yields: true,
         module: false,
         tries: true,
         exports: true,
@@ -75,6 +78,7 @@ impl Checks {
             super_calls: super_calls_ok(text, root),
             // A module's top level may hold a `for await` loop.
             for_await: for_await_ok(text, root, root, is_module(root)),
+            yields: yields_ok(text, root, root),
             module: is_module(root),
             tries: tries_ok(text, root),
             exports: exports_ok(text, root),
@@ -97,6 +101,7 @@ impl Checks {
             && !self.lexical
             && !self.super_calls
             && !self.for_await
+            && !self.yields
             && !self.tries
             && !self.exports
             && !self.sloppy_top
@@ -118,6 +123,9 @@ impl Checks {
         }
         if self.for_await && !for_await_ok(text, root, root, self.module_at(root)) {
             return Some(FOR_AWAIT);
+        }
+        if self.yields && !yields_ok(text, root, root) {
+            return Some(YIELD);
         }
         if self.tries && !tries_ok(text, root) {
             return Some(TRY);
@@ -175,6 +183,10 @@ impl Checks {
                 .any(|&s| !for_await_ok(text, root, s, module))
         {
             return Some(FOR_AWAIT);
+        }
+        // A hoist carries a `yield` out of its generator.
+        if self.yields && found.scopes.iter().any(|&s| !yields_ok(text, root, s)) {
+            return Some(YIELD);
         }
         // The `catch` and the `finally` of a `try` both went: the edit stands right after
         // its block.
@@ -326,8 +338,8 @@ fn is_class(kind: &str) -> bool {
     matches!(kind, "class_declaration" | "class")
 }
 
-/// True when every class below `root` that `extends` nothing has no `super()` call in its
-/// constructor.
+/// True when every class below `root` keeps its `super()` calls in its constructor, and
+/// `extends` another when it has any (see [`class_ok`]).
 fn super_calls_ok(text: &str, root: Node) -> bool {
     if !text[root.byte_range()].contains("super") {
         return true;
@@ -362,6 +374,44 @@ fn for_await_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>, module: bool) -> 
 }
 
 const STATIC_BLOCK: &str = "class_static_block";
+
+/// True when every `yield` expression below `root` has a generator around it: the nearest
+/// function (an arrow function or a class's static block is no generator) of which it is
+/// not in the computed name (`function* g() { class { [yield]() {} } }`). `top` is the
+/// tree's root (see [`ancestors`]).
+fn yields_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>) -> bool {
+    let own = &text[root.byte_range()];
+    let mentions_yield = own
+        .match_indices("yield")
+        .any(|(at, _)| !ends_in_a_name(&own[..at]));
+    if !mentions_yield {
+        return true;
+    }
+    descendants(root)
+        .filter(|n| n.kind() == "yield_expression")
+        .all(|y| {
+            let mut inner = y;
+            for n in ancestors(top, y).skip(1) {
+                let named_by = n.child_by_field_name("name").is_some_and(|name| {
+                    name.start_byte() <= inner.start_byte() && inner.end_byte() <= name.end_byte()
+                });
+                inner = n;
+                if n.kind() == STATIC_BLOCK {
+                    return false;
+                }
+                if !is_function(n.kind()) || named_by {
+                    continue;
+                }
+                let mut cursor = n.walk();
+                return matches!(
+                    n.kind(),
+                    "generator_function" | "generator_function_declaration"
+                ) || (n.kind() == "method_definition"
+                    && n.children(&mut cursor).any(|c| c.kind() == "*"));
+            }
+            false
+        })
+}
 
 /// True when every `try` below `root` keeps a `catch` or a `finally`.
 fn tries_ok(text: &str, root: Node) -> bool {
@@ -434,27 +484,44 @@ fn is_function(kind: &str) -> bool {
     )
 }
 
-/// True when `class` `extends` another or its constructor calls no `super()` (arrow
-/// functions inside it included, other functions and classes not).
+/// True when no member of `class` calls `super()` but its constructor, and that only when
+/// it `extends` another. A member's calls are those in its parameters, body or value,
+/// arrow functions included, other functions and classes not; its name aside (a computed
+/// key is evaluated around the class). A constructor may be named by a string.
 fn class_ok(text: &str, class: Node) -> bool {
-    let mut cursor = class.walk();
-    if class
-        .named_children(&mut cursor)
-        .any(|c| c.kind() == "class_heritage")
-    {
-        return true;
-    }
     let Some(body) = class.child_by_field_name("body") else {
         return true;
     };
-    let mut stack: Vec<Node> = body
+    if !text[body.byte_range()].contains("super") {
+        return true;
+    }
+    let mut cursor = class.walk();
+    let extends = class
         .named_children(&mut cursor)
-        .filter(|m| {
-            m.kind() == "method_definition"
-                && m.child_by_field_name("name")
-                    .is_some_and(|n| &text[n.byte_range()] == "constructor")
-        })
-        .filter_map(|m| m.child_by_field_name("body"))
+        .any(|c| c.kind() == "class_heritage");
+    let members: Vec<Node> = body.named_children(&mut cursor).collect();
+    members.into_iter().all(|member| {
+        let constructor = member.kind() == "method_definition"
+            && member.child_by_field_name("name").is_some_and(|n| {
+                matches!(
+                    &text[n.byte_range()],
+                    "constructor" | "'constructor'" | "\"constructor\""
+                )
+            });
+        (constructor && extends) || !calls_super(member)
+    })
+}
+
+/// True when the class member `member` calls `super()` itself (see [`class_ok`]).
+fn calls_super(member: Node) -> bool {
+    let name = member
+        .child_by_field_name("name")
+        .or_else(|| member.child_by_field_name("property"))
+        .map(|n| n.id());
+    let mut cursor = member.walk();
+    let mut stack: Vec<Node> = member
+        .named_children(&mut cursor)
+        .filter(|c| Some(c.id()) != name)
         .collect();
     while let Some(node) = stack.pop() {
         if node.kind() == "call_expression"
@@ -462,22 +529,22 @@ fn class_ok(text: &str, class: Node) -> bool {
                 .child_by_field_name("function")
                 .is_some_and(|f| f.kind() == "super")
         {
-            return false;
+            return true;
         }
         let mut inner = node.walk();
-        // Arrow functions share the constructor's `super`; other functions do not.
         stack.extend(node.named_children(&mut inner).filter(|c| {
             !is_class(c.kind()) && (c.kind() == "arrow_function" || !is_function(c.kind()))
         }));
     }
-    true
+    false
 }
 
 const PRIVATE: &str = "a private name is used where no enclosing class declares it";
 const LEXICAL: &str = "a lexical name is declared twice in one scope";
-const SUPER: &str = "super() is called in a class that extends nothing";
+const SUPER: &str = "super() is called outside the constructor of a class that extends another";
 const FOR_AWAIT: &str = "a for await loop is outside an async function";
 const TRY: &str = "a try has neither catch nor finally";
+const YIELD: &str = "a yield is outside a generator";
 const EXPORTS: &str = "an export lists a name the module does not declare";
 const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
 const LABELS: &str = "a break or continue names a label that does not enclose it";
@@ -1470,6 +1537,37 @@ mod tests {
         }
     }
 
+    /// tree-sitter reads `yield x` anywhere; JavaScript only in a generator, where a
+    /// hoist out of one breaks it.
+    #[test]
+    fn yields_need_a_generator() {
+        for fine in [
+            "function* g() { yield 1; }",
+            "function* g() { if (a) { x = yield; } }",
+            "x = function* () { yield* y; };",
+            "class A { *m() { yield 1; } static async *n() { yield 2; } }",
+            "function* g() { (class { [yield]() {} }); }",
+            "var yields = 1; function f() { return yields; }",
+        ] {
+            assert!(checks(fine).yields, "{fine}");
+        }
+        for broken in [
+            "function* g() { const f = () => { yield 1; }; }",
+            "function* g() { function h() { yield 1; } }",
+            "(class { [yield]() {} });",
+            "class A { m() { yield 1; } }",
+            "class A { static { yield 1; } }",
+        ] {
+            assert!(!checks(broken).yields, "{broken}");
+        }
+        // A hoist carried the class out of its generator: the edits stand at its ends.
+        let text = "(class {[yield](){}})";
+        let tree = parse(text);
+        let at = [0, text.len()];
+        let near = Checks::ALL.violation_near(text, tree.root_node(), &at);
+        assert_eq!(near, Some(YIELD));
+    }
+
     /// tree-sitter reads `try {}` without a handler; JavaScript does not.
     /// V8's `%Name(...)` stands where an expression begins; elsewhere `%` is the
     /// remainder operator, as V8 reads it.
@@ -1543,6 +1641,8 @@ mod tests {
             "class A extends B { constructor() { const f = () => super(); } }",
             "class A { m() { return super.m(); } }",
             "class A { constructor() { class C extends D { constructor() { super(); } } } }",
+            "class A extends B { 'constructor'() { super(); } }",
+            "class A extends B { constructor(c = super()) {} }",
         ];
         for text in fine {
             assert!(checks(text).super_calls, "{text}");
@@ -1550,6 +1650,10 @@ mod tests {
         for text in [
             "class A { constructor() { super(); } }",
             "x = class { constructor() { if (y) super(1); } };",
+            "class A extends B { m() { super(); } }",
+            "class A extends B { x = super(); }",
+            "class A extends B { static { () => super(); } }",
+            "class A { constructor(c = super()) {} }",
         ] {
             assert!(!checks(text).super_calls, "{text}");
         }

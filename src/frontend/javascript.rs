@@ -1292,6 +1292,48 @@ mod tests {
         assert_eq!((err.line, err.column), (1, 3), "{err}");
     }
 
+    /// A list's trailing separator goes with its last item: with all items gone, the
+    /// list is empty, not `{,}` (which tree-sitter reads without complaint, and V8 does
+    /// not; `named_imports` is not even parsed).
+    #[test]
+    fn a_trailing_separator_goes_with_the_last_item() {
+        for (text, items, last_gone, all_gone) in [
+            (
+                "import {a, b,} from 'm';",
+                &["a", "b"][..],
+                "import {a} from 'm';",
+                "import {} from 'm';",
+            ),
+            (
+                "var {a, b,} = c;",
+                &["a", "b"],
+                "var {a} = c;",
+                "var {} = c;",
+            ),
+            ("f(a, b, c,);", &["a", "b", "c"], "f(a, b);", "f();"),
+            (
+                "x = {a: 1, b: 2, };",
+                &["a: 1", "b: 2"],
+                "x = {a: 1 };",
+                "x = {};",
+            ),
+        ] {
+            let tree = JavaScript::default().parse(text).unwrap();
+            let deletion = |item: &str| {
+                tree.ids()
+                    .map(|id| tree.node(id))
+                    .find(|n| &text[n.span.clone()] == item && n.delete.is_some())
+                    .and_then(|n| n.deletion())
+                    .unwrap()
+            };
+            let all: Vec<Edit> = items.iter().map(|i| deletion(i)).collect();
+            let all: Vec<&Edit> = all.iter().collect();
+            assert_eq!(render(text, &all), all_gone, "{text}");
+            let last = deletion(items[items.len() - 1]);
+            assert_eq!(render(text, &[&last]), last_gone, "{text}");
+        }
+    }
+
     /// tree-sitter misreads `[(o.b)] = [1]`, which engines run: an original that holds it
     /// is reduced all the same, and its candidates may be misread in no more places than
     /// their base.

@@ -2254,8 +2254,9 @@ fn item_delete(
         // A non-last item takes the separator and the space up to the next item.
         span.start..children[next].0.start_byte()
     } else if k > 0 {
-        // The last item takes the separator before it.
-        children[items[k - 1]].0.end_byte()..span.end
+        // The last item takes the separator before it, and a trailing one after it: all
+        // items gone, `{a, b,}` would leave `{,}`.
+        children[items[k - 1]].0.end_byte()..end
     } else {
         item_span(text, span.start, end)
     }
