@@ -433,6 +433,22 @@ fn doctype_end(text: &str, start: usize) -> usize {
     text.len()
 }
 
+/// The XML declaration `decl` with its version alone (`<?xml version="1.0"?>`), when it
+/// says more (an encoding, `standalone`): a test that needs the declaration rarely needs
+/// the rest, and the input is UTF-8, which needs no encoding declared.
+fn version_only(decl: &str) -> Option<String> {
+    let at = decl.find("version")?;
+    let rest = decl[at + "version".len()..]
+        .trim_start()
+        .strip_prefix('=')?
+        .trim_start();
+    let quote = rest.chars().next().filter(|&c| c == '"' || c == '\'')?;
+    let value = &rest[1..];
+    let value = &value[..value.find(quote)?];
+    let short = format!("<?xml version={quote}{value}{quote}?>");
+    (short.len() < decl.len()).then_some(short)
+}
+
 /// The markup declarations, comments and processing instructions of the internal subset of
 /// the DOCTYPE at `span`, as children of its node `doctype`. An entity's declaration may
 /// go only while nothing refers to the entity (an undefined one would be masked as text
@@ -686,6 +702,11 @@ fn build(text: &str, doc: &roxmltree::Document, limit: Option<u32>) -> Tree {
                 // A root that rewrites of nested elements made in one candidate left
                 // under another name than the DOCTYPE's (see `add_element`).
                 node.alternatives = vec![vec![Edit::replace(name, root_name.to_string())]];
+            }
+            if label == "#xml-declaration"
+                && let Some(short) = version_only(&text[span.clone()])
+            {
+                node.alternatives = vec![vec![Edit::replace(span.clone(), short)]];
             }
             let id = tree.push(tree.root(), node);
             if label == "#doctype" {
@@ -1145,6 +1166,31 @@ mod tests {
                     Some("\n  t &amp; u<![CDATA[<z>]]>")
                 ),
             ]
+        );
+    }
+
+    /// A declaration the test needs may still lose its encoding and `standalone`.
+    #[test]
+    fn the_xml_declaration_may_keep_its_version_alone() {
+        let text = "<?xml version='1.0' encoding=\"utf-8\" standalone='yes'?>\n<a/>";
+        let tree = Xml.parse(text).unwrap();
+        let decl = tree
+            .ids()
+            .map(|id| tree.node(id))
+            .find(|n| n.label == "#xml-declaration")
+            .unwrap();
+        let edits: Vec<&Edit> = decl.alternatives[0].iter().collect();
+        let short = crate::render::render(text, &edits);
+        assert_eq!(short, "<?xml version='1.0'?>\n<a/>");
+        assert!(Xml.is_valid(&short));
+        assert_eq!(version_only("<?xml version=\"1.0\"?>"), None);
+        assert_eq!(
+            version_only("<?xml  version = \"1.1\" ?>").as_deref(),
+            Some("<?xml version=\"1.1\"?>")
+        );
+        assert_eq!(
+            version_only("<?xml version = \"1.0\" encoding='UTF-8' ?>").as_deref(),
+            Some("<?xml version=\"1.0\"?>")
         );
     }
 
