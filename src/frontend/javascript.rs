@@ -55,9 +55,7 @@ impl JavaScript {
     /// more than their base, and no early-error rule holds. Beyond half, the text is
     /// unlikely to be JavaScript at all, and the start-up parse refuses it.
     pub fn for_original(original: &str) -> Self {
-        let misread = GRAMMAR
-            .misread(original)
-            .filter(|m| m.bytes <= original.len() / 2);
+        let misread = Misread::tolerable(&GRAMMAR, original);
         JavaScript {
             original: Some(Arc::new(Original {
                 text: original.to_string(),
@@ -168,15 +166,7 @@ impl Frontend for JavaScript {
 
     fn note(&self) -> Option<String> {
         let m = self.original.as_ref()?.misread.as_ref()?;
-        let more = match m.errors {
-            1 => String::new(),
-            2 => String::from(" and in 1 more place"),
-            n => format!(" and in {} more places", n - 1),
-        };
-        Some(format!(
-            "{}:{}: tree-sitter's JavaScript grammar cannot read this ({}){more}; reducing anyway, and no candidate may have more such places",
-            m.first.line, m.first.column, m.first.message
-        ))
+        Some(m.note("JavaScript"))
     }
 
     /// Line breaks mean the same whatever the spaces after them, but not inside a template

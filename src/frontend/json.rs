@@ -6,9 +6,9 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
-use super::profile::Grammar;
+use super::profile::{Grammar, Misread};
 use super::{Frontend, Grain, SyntaxError, dedent};
 use crate::tree::{Edit, Node, Tree};
 
@@ -55,13 +55,44 @@ fn signed_exponents(text: &str) -> Cow<'_, str> {
 /// one string that no word shrink could touch.
 const LONG_STRING: usize = 64;
 
-/// JSON documents (comments allowed, as JSON with comments has them).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Json;
+/// JSON documents (comments allowed, as JSON with comments has them). An original that
+/// tree-sitter cannot read in a few places (a trailing comma, as a `tsconfig.json` may
+/// have) is reduced as it parses, as JavaScript is (see
+/// [`super::JavaScript::for_original`]).
+#[derive(Debug, Clone, Default)]
+pub struct Json {
+    misread: Option<Arc<Misread>>,
+}
 
-/// True when `text`, which parses, holds a value and not only comments and whitespace.
-fn holds_a_value(text: &str) -> bool {
-    GRAMMAR.tree(text).is_some_and(|tree| {
+impl Json {
+    /// The front end for reducing `original`.
+    pub fn for_original(original: &str) -> Self {
+        Json {
+            misread: Misread::tolerable(&GRAMMAR, original).map(Arc::new),
+        }
+    }
+
+    /// How many ERROR and MISSING nodes a candidate's parse may hold.
+    fn allowed(&self) -> usize {
+        self.misread.as_ref().map_or(0, |m| m.errors)
+    }
+
+    /// True when `text`, which parses (misread in at most as many places as the original),
+    /// holds a value and not only comments and whitespace.
+    fn holds_a_value(&self, text: &str) -> bool {
+        holds_a_value(text, self.allowed())
+    }
+
+    /// `tree`, parsed from `text`, unless `text` holds no value.
+    fn valued(&self, text: &str, tree: Result<Tree, SyntaxError>) -> Result<Tree, SyntaxError> {
+        valued(text, tree, self.allowed())
+    }
+}
+
+/// True when `text`, which parses with at most `allowed` ERROR and MISSING nodes, holds a
+/// value and not only comments and whitespace.
+fn holds_a_value(text: &str, allowed: usize) -> bool {
+    GRAMMAR.tree_within(text, allowed).is_some_and(|tree| {
         let root = tree.root_node();
         let mut cursor = root.walk();
         root.named_children(&mut cursor).any(|c| !c.is_extra())
@@ -70,9 +101,13 @@ fn holds_a_value(text: &str) -> bool {
 
 /// `tree`, parsed from `text`, unless `text` holds no value (only comments and
 /// whitespace), which no JSON parser reads.
-fn valued(text: &str, tree: Result<Tree, SyntaxError>) -> Result<Tree, SyntaxError> {
+fn valued(
+    text: &str,
+    tree: Result<Tree, SyntaxError>,
+    allowed: usize,
+) -> Result<Tree, SyntaxError> {
     let tree = tree?;
-    if holds_a_value(text) {
+    if holds_a_value(text, allowed) {
         Ok(tree)
     } else {
         Err(SyntaxError {
@@ -85,11 +120,11 @@ fn valued(text: &str, tree: Result<Tree, SyntaxError>) -> Result<Tree, SyntaxErr
 
 impl Frontend for Json {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
-        valued(text, GRAMMAR.parse(text, 0))
+        self.valued(text, GRAMMAR.parse(text, self.allowed()))
     }
 
     fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
-        valued(text, GRAMMAR.parse_to(text, Some(depth), 0))
+        self.valued(text, GRAMMAR.parse_to(text, Some(depth), self.allowed()))
     }
 
     fn parse_edited_to(
@@ -99,15 +134,24 @@ impl Frontend for Json {
         text: &str,
         depth: Option<u32>,
     ) -> Result<Tree, SyntaxError> {
-        valued(text, GRAMMAR.parse_edited_to(base, edits, text, depth, 0))
+        let allowed = self.allowed();
+        self.valued(
+            text,
+            GRAMMAR.parse_edited_to(base, edits, text, depth, allowed),
+        )
     }
 
     fn is_valid(&self, text: &str) -> bool {
-        holds_a_value(text)
+        self.holds_a_value(text)
     }
 
     fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
-        GRAMMAR.is_valid_edited(base, edits, candidate, 0) && holds_a_value(candidate)
+        GRAMMAR.is_valid_edited(base, edits, candidate, self.allowed())
+            && self.holds_a_value(candidate)
+    }
+
+    fn note(&self) -> Option<String> {
+        Some(self.misread.as_ref()?.note("JSON"))
     }
 
     /// Only members, elements and comments are judged without a parse: a document's own
@@ -151,13 +195,30 @@ mod tests {
     use super::*;
     use crate::render::render;
 
+    /// A `tsconfig.json` may have trailing commas, which tree-sitter-json does not read:
+    /// such an original is reduced around them, and no candidate may add another.
+    #[test]
+    fn an_original_with_trailing_commas_is_reduced_around_them() {
+        let original = "{\n  // c\n  \"a\": 1,\n  \"b\": [1, 2,],\n}\n";
+        assert!(Json::default().parse(original).is_err());
+        let json = Json::for_original(original);
+        json.parse(original).unwrap();
+        let note = json.note().unwrap();
+        assert!(note.starts_with("4:"), "{note}");
+        assert!(json.is_valid("{\n  \"b\": [1, 2,],\n}\n"));
+        assert!(json.is_valid("{\"a\": 1}"));
+        assert!(!json.is_valid("{\n  \"a\": ,\n  \"b\": [1, 2,],\n}\n"));
+        assert!(!json.is_valid("// c\n"));
+        assert!(Json::for_original("not json at all").note().is_none());
+    }
+
     #[test]
     fn the_profile_loads() {
         LazyLock::force(&GRAMMAR);
     }
 
     fn deletions(text: &str) -> Vec<String> {
-        let tree = Json.parse(text).unwrap();
+        let tree = Json::default().parse(text).unwrap();
         tree.ids()
             .filter_map(|id| tree.node(id).delete.clone())
             .map(|span| text[span].to_string())
@@ -171,23 +232,23 @@ mod tests {
         assert!(found.contains(&String::from("\"a\": 1, ")), "{found:?}");
         assert!(found.contains(&String::from(", \"c\": null")), "{found:?}");
         assert!(found.contains(&String::from("2, ")), "{found:?}");
-        let tree = Json.parse(text).unwrap();
+        let tree = Json::default().parse(text).unwrap();
         let all: Vec<Edit> = tree
             .ids()
             .filter_map(|id| tree.node(id).delete.clone())
             .map(Edit::delete)
             .collect();
         let edits: Vec<&Edit> = all.iter().collect();
-        assert!(Json.is_valid(&render(text, &edits)));
+        assert!(Json::default().is_valid(&render(text, &edits)));
     }
 
     #[test]
     fn a_document_keeps_one_value() {
-        assert!(!Json.is_valid(""));
-        assert!(!Json.is_valid("  // nothing\n"));
-        assert!(Json.is_valid("[] // a list\n"));
-        assert!(!Json.is_valid("{\"a\": }"));
-        assert!(Json.parse("/* only */").is_err());
+        assert!(!Json::default().is_valid(""));
+        assert!(!Json::default().is_valid("  // nothing\n"));
+        assert!(Json::default().is_valid("[] // a list\n"));
+        assert!(!Json::default().is_valid("{\"a\": }"));
+        assert!(Json::default().parse("/* only */").is_err());
         // JSON Lines: values may go while one stays.
         let found = deletions("{\"a\": 1}\n[2]\n");
         assert_eq!(found.len(), 4, "{found:?}");
@@ -199,10 +260,14 @@ mod tests {
     #[test]
     fn string_values_lose_words_and_names_keep_them() {
         let text = "{\"a long name\": \"three short words\", \"b\": [\"x y\"]}";
-        let tree = Json.parse(text).unwrap();
+        let tree = Json::default().parse(text).unwrap();
         let words: Vec<usize> = tree
             .ids()
-            .map(|id| Json.units(text, tree.node(id), Grain::Words).len())
+            .map(|id| {
+                Json::default()
+                    .units(text, tree.node(id), Grain::Words)
+                    .len()
+            })
             .filter(|&n| n > 0)
             .collect();
         // `three`, two spaces, `short`, `words`; then `x`, a space, `y`.
@@ -210,10 +275,14 @@ mod tests {
         // Characters: only in long strings.
         let long = "x".repeat(70);
         let text = format!("[\"ab\", \"{long}\"]");
-        let tree = Json.parse(&text).unwrap();
+        let tree = Json::default().parse(&text).unwrap();
         let characters: Vec<usize> = tree
             .ids()
-            .map(|id| Json.units(&text, tree.node(id), Grain::Characters).len())
+            .map(|id| {
+                Json::default()
+                    .units(&text, tree.node(id), Grain::Characters)
+                    .len()
+            })
             .filter(|&n| n > 0)
             .collect();
         assert_eq!(characters, vec![70]);
@@ -221,17 +290,19 @@ mod tests {
 
     #[test]
     fn exponents_may_have_a_plus() {
-        assert!(Json.is_valid("[1e+21, 2.5E+3, \"e+\"]"));
+        assert!(Json::default().is_valid("[1e+21, 2.5E+3, \"e+\"]"));
         assert_eq!(signed_exponents("[1e+2, \"a+b\"]"), "[1e02, \"a+b\"]");
-        assert!(!Json.is_valid("[1+2]"));
-        let tree = Json.parse("{\"a\": 1e+2, \"b\": [3E+4]}").unwrap();
+        assert!(!Json::default().is_valid("[1+2]"));
+        let tree = Json::default()
+            .parse("{\"a\": 1e+2, \"b\": [3E+4]}")
+            .unwrap();
         assert!(tree.ids().any(|id| tree.node(id).label == "array"));
     }
 
     #[test]
     fn containers_become_a_nested_value_but_not_a_name() {
         let text = "{\"name\": \"x\", \"list\": [{\"inner\": [1]}]}";
-        let tree = Json.parse(text).unwrap();
+        let tree = Json::default().parse(text).unwrap();
         let root = tree.node(tree.root()).children[0];
         let texts: Vec<String> = tree
             .node(root)

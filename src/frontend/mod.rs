@@ -240,9 +240,9 @@ impl Format {
     /// stay lines; and JSON for a text under such a name that begins with `{` or `[` and
     /// parses as JSON, while a `.jsonc` file that does not (a trailing comma) is lines.
     pub fn detect(path: &Path, text: &str) -> Self {
-        if Self::may_be_json(path, text) && Json.is_valid(text) {
+        if Self::may_be_json(path, text) && Json::default().is_valid(text) {
             Format::Json
-        } else if Self::is_jsonc(path) && !Json.is_valid(text) {
+        } else if Self::is_jsonc(path) && !Json::default().is_valid(text) {
             Format::Lines
         } else if !Self::may_be_markup(path, text) {
             Self::from_path(path)
@@ -268,7 +268,7 @@ impl Format {
     pub fn detection_note(path: &Path, text: &str, format: Format) -> Option<String> {
         let name = path.display();
         if Self::is_jsonc(path) && format == Format::Lines {
-            let error = Json.parse_to(text, 1).err()?;
+            let error = Json::default().parse_to(text, 1).err()?;
             return Some(format!(
                 "note: {name} is not JSON that treereduce reads ({}:{}: {}; JSON with comments may also have trailing commas); reducing it by lines (--format lines silences this note)",
                 error.line, error.column, error.message
@@ -406,7 +406,7 @@ impl Format {
             Format::Xml => Box::new(Xml),
             Format::Html => Box::new(Html::default()),
             Format::JavaScript => Box::new(JavaScript::default()),
-            Format::Json => Box::new(Json),
+            Format::Json => Box::new(Json::default()),
             Format::Lines => Box::new(Lines),
         }
     }
@@ -418,6 +418,7 @@ impl Format {
     pub fn frontend_for(self, path: &Path, original: &str) -> Box<dyn Frontend> {
         match self {
             Format::JavaScript => Box::new(JavaScript::for_original(original)),
+            Format::Json => Box::new(Json::for_original(original)),
             Format::Html => Box::new(Html::for_original(original)),
             Format::Lines if is_python(path, original) => Box::new(Python::for_original(original)),
             _ => self.frontend(),

@@ -27,6 +27,27 @@ pub struct Misread {
     pub first: SyntaxError,
 }
 
+impl Misread {
+    /// What the user is told about it: `LINE:COLUMN: ...` for a text in `language`.
+    pub fn note(&self, language: &str) -> String {
+        let more = match self.errors {
+            1 => String::new(),
+            2 => String::from(" and in 1 more place"),
+            n => format!(" and in {} more places", n - 1),
+        };
+        format!(
+            "{}:{}: tree-sitter's {language} grammar cannot read this ({}){more}; reducing anyway, and no candidate may have more such places",
+            self.first.line, self.first.column, self.first.message
+        )
+    }
+
+    /// Where `text` is misread, when tree-sitter's ERROR nodes cover at most half of it:
+    /// beyond that, the text is likely in another language, and better refused.
+    pub fn tolerable(grammar: &Grammar, text: &str) -> Option<Misread> {
+        grammar.misread(text).filter(|m| m.bytes <= text.len() / 2)
+    }
+}
+
 /// A text's tree-sitter tree, known by the hash of the text: a valid text's, or one with
 /// no more ERROR and MISSING nodes than its caller tolerates (see [`Grammar::tree_within`]).
 struct Parsed {

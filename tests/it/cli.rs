@@ -368,7 +368,8 @@ fn html_pages_reduce_as_html_unless_they_declare_xml() {
 
 /// `.json` files, and JSON under a name that does not say (a `.babelrc`, a source map
 /// without its extension), reduce as JSON: a minified file too, which has one line, and
-/// the result is still JSON. Malformed JSON exits 2 with its position.
+/// the result is still JSON. JSON tree-sitter cannot read in a few places is reduced
+/// around them; text that is mostly not JSON exits 2 with its position.
 #[test]
 fn json_files_reduce_as_json() {
     let dir = tempfile::tempdir().unwrap();
@@ -381,10 +382,22 @@ fn json_files_reduce_as_json() {
         let result = std::fs::read_to_string(dir.path().join(reduced)).unwrap();
         assert_eq!(result, "\"keep\"\n", "{name}");
     }
-    std::fs::write(dir.path().join("bad.json"), "{\"a\": [1,\n 2,]}\n").unwrap();
+    // A trailing comma tree-sitter cannot read: reduced around it, with a note.
+    std::fs::write(
+        dir.path().join("comma.json"),
+        "{\"a\": [1,\n 2,], \"b\": \"keep\"}\n",
+    )
+    .unwrap();
+    let out = treereduce(dir.path(), &["comma.json", "./t.sh", "-j", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("comma.json:2:"), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("comma.reduced.json")).unwrap();
+    assert_eq!(result, "\"keep\"\n");
+    // Text that is mostly not JSON: refused with its position.
+    std::fs::write(dir.path().join("bad.json"), "keep this, not JSON\n").unwrap();
     let out = treereduce(dir.path(), &["bad.json", "./t.sh", "-q"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("bad.json:2:"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("bad.json:1:"), "{}", stderr(&out));
     // JSON with comments may have trailing commas (tsconfig, VS Code settings): by lines,
     // with a note.
     let jsonc = "{\n  // why\n  \"a\": 1,\n  \"b\": \"keep\",\n}\n";
