@@ -1172,7 +1172,9 @@ impl Grammar {
     /// Where tree-sitter misreads `text`: `None` when its parse holds no ERROR or MISSING
     /// node (or the parser cannot be set up).
     pub fn misread(&self, text: &str) -> Option<Misread> {
-        let (tree, errors) = self.tree_of(text, Parsed::key(text), 0)?;
+        // Kept among the recent trees whatever it holds: the parse that follows, with the
+        // errors it finds allowed, need not be made again.
+        let (tree, errors) = self.tree_of(text, Parsed::key(text), usize::MAX)?;
         let root = tree.root_node();
         (errors > 0).then(|| Misread {
             errors,
