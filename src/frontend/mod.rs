@@ -238,11 +238,12 @@ impl Format {
     /// text that is not well-formed XML under an unknown name when it begins like an HTML
     /// page (`<!DOCTYPE html`, `<html`), while other markup-like texts (templates, PHP)
     /// stay lines; and JSON for a text under such a name that begins with `{` or `[` and
-    /// parses as JSON, while a `.jsonc` file that does not (a trailing comma) is lines.
+    /// parses as JSON, while a `.jsonc` file that tree-sitter cannot read in more than half
+    /// of it is lines (one with trailing commas is JSON, see [`Json::for_original`]).
     pub fn detect(path: &Path, text: &str) -> Self {
         if Self::may_be_json(path, text) && Json::default().is_valid(text) {
             Format::Json
-        } else if Self::is_jsonc(path) && !Json::default().is_valid(text) {
+        } else if Self::is_jsonc(path) && !Json::for_original(text).is_valid(text) {
             Format::Lines
         } else if !Self::may_be_markup(path, text) {
             Self::from_path(path)

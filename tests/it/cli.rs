@@ -398,19 +398,23 @@ fn json_files_reduce_as_json() {
     let out = treereduce(dir.path(), &["bad.json", "./t.sh", "-q"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("bad.json:1:"), "{}", stderr(&out));
-    // JSON with comments may have trailing commas (tsconfig, VS Code settings): by lines,
-    // with a note.
+    // JSON with comments may have trailing commas (tsconfig, VS Code settings): as JSON,
+    // around them, with a note; by lines when it is mostly something else.
     let jsonc = "{\n  // why\n  \"a\": 1,\n  \"b\": \"keep\",\n}\n";
     std::fs::write(dir.path().join("s.jsonc"), jsonc).unwrap();
     let out = treereduce(dir.path(), &["s.jsonc", "./t.sh", "-j", "1"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("s.jsonc:4:14: tree-sitter"), "{}", stderr(&out));
+    let result = std::fs::read_to_string(dir.path().join("s.reduced.jsonc")).unwrap();
+    assert_eq!(result, "\"keep\"\n");
+    let prose = "keep: this is\nnot JSON at all\n";
+    std::fs::write(dir.path().join("p.jsonc"), prose).unwrap();
+    let out = treereduce(dir.path(), &["p.jsonc", "./t.sh", "-j", "1"]);
     assert!(
         stderr(&out).contains("reducing it by lines"),
         "{}",
         stderr(&out)
     );
-    let result = std::fs::read_to_string(dir.path().join("s.reduced.jsonc")).unwrap();
-    assert_eq!(result, "\"b\": \"keep\",\n");
 }
 
 /// Reduces `text`, saved as `name` (`<stem>.<ext>`) beside a test `t.sh` running `test`,
