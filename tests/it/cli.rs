@@ -404,7 +404,11 @@ fn json_files_reduce_as_json() {
     std::fs::write(dir.path().join("s.jsonc"), jsonc).unwrap();
     let out = treereduce(dir.path(), &["s.jsonc", "./t.sh", "-j", "1"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("s.jsonc:4:14: tree-sitter"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("s.jsonc:4:14: tree-sitter"),
+        "{}",
+        stderr(&out)
+    );
     let result = std::fs::read_to_string(dir.path().join("s.reduced.jsonc")).unwrap();
     assert_eq!(result, "\"keep\"\n");
     let prose = "keep: this is\nnot JSON at all\n";
