@@ -50,7 +50,7 @@ pub struct Cli {
     /// Where to write the result [default: <stem>.reduced.<ext> beside the input; in a folder given here (an existing one, or a path ending in /), that same name].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Input format [default: by extension; .html and unknown ones beginning with < are XML when well-formed, else HTML (.html, .htm, or a text opening with <!DOCTYPE html or <html) or lines; unknown ones beginning with { or [ are JSON when they parse as JSON; .jsonc that does not parse as JSON (trailing commas) is lines].
+    /// Input format [default: by extension; .html and unknown ones beginning with < are XML when well-formed, else HTML (.html, .htm, or a text opening with <!DOCTYPE html or <html) or lines; unknown ones beginning with { or [ are JSON when they parse as JSON; .jsonc is JSON read around its trailing commas, or lines when most of it is not JSON].
     #[arg(long, value_parser = ["xml", "html", "js", "json", "lines"])]
     pub format: Option<String>,
     /// List strategy.
