@@ -380,11 +380,7 @@ const STATIC_BLOCK: &str = "class_static_block";
 /// not in the computed name (`function* g() { class { [yield]() {} } }`). `top` is the
 /// tree's root (see [`ancestors`]).
 fn yields_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>) -> bool {
-    let own = &text[root.byte_range()];
-    let mentions_yield = own
-        .match_indices("yield")
-        .any(|(at, _)| !ends_in_a_name(&own[..at]));
-    if !mentions_yield {
+    if !mentions_keyword(&text[root.byte_range()], "yield") {
         return true;
     }
     descendants(root)
@@ -415,11 +411,7 @@ fn yields_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>) -> bool {
 
 /// True when every `try` below `root` keeps a `catch` or a `finally`.
 fn tries_ok(text: &str, root: Node) -> bool {
-    let start = root.start_byte();
-    let mentions_try = text[root.byte_range()]
-        .match_indices("try")
-        .any(|(at, _)| !ends_in_a_name(&text[..start + at]));
-    !mentions_try
+    !mentions_keyword(&text[root.byte_range()], "try")
         || descendants(root)
             .filter(|n| n.kind() == "try_statement")
             .all(try_ok)
@@ -464,12 +456,23 @@ fn mentions_for_await(text: &str) -> bool {
     })
 }
 
+/// True when `text` holds `word` not as the end of a longer name (`entry` holds no `try`).
+/// A name that merely begins with `word` (`tryAgain`) counts: the check only spares walks.
+fn mentions_keyword(text: &str, word: &str) -> bool {
+    text.match_indices(word)
+        .any(|(at, _)| !ends_in_a_name(&text[..at]))
+}
+
 /// True when `text` ends with a character of a name, so that a keyword right after it
 /// would be part of that name (`entry`, `platform`).
 fn ends_in_a_name(text: &str) -> bool {
-    text.chars()
-        .next_back()
-        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    text.chars().next_back().is_some_and(is_name_char)
+}
+
+/// True when `c` may stand inside a JavaScript name (ASCII `$` and `_` and any letter or
+/// digit; the rarer joiners are left out, which only makes a check run more often).
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
 }
 
 fn is_function(kind: &str) -> bool {
@@ -646,7 +649,7 @@ fn reads_as_declaration(statement: &str) -> bool {
 /// What follows `text`'s first word when that word is `word`.
 fn after_word<'t>(text: &'t str, word: &str) -> Option<&'t str> {
     text.strip_prefix(word)
-        .filter(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|rest| !rest.starts_with(is_name_char))
 }
 
 /// True when the expression (or declaration) `node` holds a binary `in` where a `for`

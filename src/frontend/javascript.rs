@@ -67,10 +67,7 @@ impl JavaScript {
 
     /// How many ERROR and MISSING nodes a candidate's parse may hold.
     fn allowed(&self) -> usize {
-        self.original
-            .as_ref()
-            .and_then(|o| o.misread.as_ref())
-            .map_or(0, |m| m.errors)
+        Misread::allowed(self.original.as_ref().and_then(|o| o.misread.as_ref()))
     }
 
     /// The rules the original keeps.

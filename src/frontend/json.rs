@@ -74,7 +74,7 @@ impl Json {
 
     /// How many ERROR and MISSING nodes a candidate's parse may hold.
     fn allowed(&self) -> usize {
-        self.misread.as_ref().map_or(0, |m| m.errors)
+        Misread::allowed(self.misread.as_deref())
     }
 
     /// True when `text`, which parses (misread in at most as many places as the original),

@@ -41,6 +41,12 @@ impl Misread {
         )
     }
 
+    /// How many ERROR and MISSING nodes a candidate's parse may hold when its original is
+    /// `misread` (none when the original is read in full).
+    pub fn allowed(misread: Option<&Misread>) -> usize {
+        misread.map_or(0, |m| m.errors)
+    }
+
     /// Where `text` is misread, when tree-sitter's ERROR nodes cover at most half of it:
     /// beyond that, the text is likely in another language, and better refused.
     pub fn tolerable(grammar: &Grammar, text: &str) -> Option<Misread> {
