@@ -43,6 +43,10 @@ pub struct Checks {
     pub sloppy_top: bool,
     /// Every `break L` and `continue L` is inside a statement labelled `L` in its function.
     pub labels: bool,
+    /// Every `return` is in a function, every `break` in a loop or a `switch` of its own
+    /// function, every `continue` in a loop, and a labelled `continue`'s label is on a loop
+    /// (see [`jumps_ok`]).
+    pub jumps: bool,
     /// Every V8 native (`%Name`, see [`natives`]) is called where it stands: `%Name` alone
     /// is a syntax error for V8, though the reading of it as a name parses.
     pub natives: bool,
@@ -66,6 +70,7 @@ impl Checks {
         exports: true,
         sloppy_top: true,
         labels: true,
+        jumps: true,
         natives: true,
         syntax: true,
     };
@@ -84,6 +89,7 @@ impl Checks {
             exports: exports_ok(text, root),
             sloppy_top: !strict_top(text, root),
             labels: labels_ok(text, root, root),
+            jumps: all_jumps_ok(text, root),
             natives: natives_ok(text, root),
             syntax: syntax_ok(text, root),
         }
@@ -106,6 +112,7 @@ impl Checks {
             && !self.exports
             && !self.sloppy_top
             && !self.labels
+            && !self.jumps
             && !self.natives
             && !self.syntax
     }
@@ -138,6 +145,9 @@ impl Checks {
         }
         if self.labels && !labels_ok(text, root, root) {
             return Some(LABELS);
+        }
+        if self.jumps && !all_jumps_ok(text, root) {
+            return Some(JUMPS);
         }
         if self.natives && !natives_ok(text, root) {
             return Some(NATIVES);
@@ -207,6 +217,12 @@ impl Checks {
         if self.labels && found.scopes.iter().any(|&s| !labels_ok(text, root, s)) {
             return Some(LABELS);
         }
+        // A hoist may carry a `return` from an inner function into an outer one (and a
+        // `break` from a loop into one around it), while another edit of the same candidate
+        // hoists what held it out of that outer one too: what it became begins at an edit.
+        if self.jumps && found.starting.iter().any(|&n| !jumps_ok(text, root, n)) {
+            return Some(JUMPS);
+        }
         // A hoist takes a native out of its call (`%F(f)` as `%F`): found in the text,
         // which holds few `%`.
         if self.natives && !natives_ok(text, root) {
@@ -233,6 +249,9 @@ struct Surroundings<'t> {
     classes: Vec<Node<'t>>,
     /// Every node holding an offset that [`syntax_at`] looks at.
     around: Vec<Node<'t>>,
+    /// The outermost node beginning at each offset (what a hoist kept, for one), but the
+    /// root.
+    starting: Vec<Node<'t>>,
 }
 
 /// `node` and, down from it, its first (or last) child, that child's, and so on: the
@@ -295,6 +314,9 @@ fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
             }
             // A hoist's edits end where its new text begins and ends, so the statement it
             // became holds neither: what begins or ends at an offset is looked at too.
+            if rest.binary_search(&child.start_byte()).is_ok() {
+                found.starting.push(child);
+            }
             for (at, from_start) in [(child.start_byte(), true), (child.end_byte(), false)] {
                 if rest.binary_search(&at).is_ok() {
                     found.around.extend(
@@ -551,6 +573,7 @@ const YIELD: &str = "a yield is outside a generator";
 const EXPORTS: &str = "an export lists a name the module does not declare";
 const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
 const LABELS: &str = "a break or continue names a label that does not enclose it";
+const JUMPS: &str = "a return is outside a function, or a break or continue outside what it leaves";
 const NATIVES: &str = "a V8 native (%Name) is not called";
 const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, or a destructuring declaration without a value)";
 
@@ -917,6 +940,197 @@ fn labels_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>) -> bool {
                 .filter(|a| a.kind() == "labeled_statement")
                 .any(|a| a.child_by_field_name("label").map(name) == Some(label))
         })
+}
+
+/// What a jump needs around it: a function (`return`), a loop (`continue`), a loop or a
+/// `switch` (`break`), a label (`break L`), a label on a loop (`continue L`); or what
+/// stands around a node, in the same terms.
+#[derive(Default, Clone)]
+struct Around<'s> {
+    function: bool,
+    loop_: bool,
+    breakable: bool,
+    /// Labels, each with whether it is on a loop (through other labels: `a: b: for`).
+    labels: Vec<(&'s str, bool)>,
+}
+
+/// True when each jump below `node` (`top` is the tree's root) that leaves it has what it
+/// needs around it, in its own function: a `return` a function, a `break` a loop or a
+/// `switch`, a `continue` a loop, a labelled `continue` its label on a loop (a labelled
+/// `break` is [`labels_ok`]'s). Only statements are looked into, not expressions: a
+/// jump inside a function or a class within `node` is that one's, and neither moved.
+fn jumps_ok<'t>(text: &str, top: Node<'t>, node: Node<'t>) -> bool {
+    match leaving(text, node) {
+        None => false,
+        Some(needs) if needs.none() => true,
+        Some(needs) => needs.met_by(&around(text, top, node)),
+    }
+}
+
+/// [`jumps_ok`] for every function and class static block below `root` (the root of the
+/// tree) as well as for `root`: the whole tree's jumps.
+fn all_jumps_ok(text: &str, root: Node) -> bool {
+    let words = ["return", "break", "continue"];
+    if !words
+        .iter()
+        .any(|w| mentions_keyword(&text[root.byte_range()], w))
+    {
+        return true;
+    }
+    jumps_ok(text, root, root)
+        && descendants(root).all(|n| {
+            let kind = n.kind();
+            let have = Around {
+                function: is_function(kind),
+                ..Around::default()
+            };
+            if !have.function && kind != STATIC_BLOCK {
+                return true;
+            }
+            n.child_by_field_name("body")
+                .and_then(|body| leaving(text, body))
+                .is_some_and(|needs| needs.met_by(&have))
+        })
+}
+
+impl Around<'_> {
+    fn none(&self) -> bool {
+        !self.function && !self.loop_ && !self.breakable && self.labels.is_empty()
+    }
+
+    /// True when `have`, what stands around, gives what these jumps need.
+    fn met_by(&self, have: &Around) -> bool {
+        (!self.function || have.function)
+            && (!self.loop_ || have.loop_)
+            && (!self.breakable || have.breakable)
+            && self
+                .labels
+                .iter()
+                .all(|&(l, _)| have.labels.iter().any(|&(k, looped)| k == l && looped))
+    }
+}
+
+/// True when `node` is a loop, or labels one (through other labels: `a: b: for`).
+fn on_loop(mut node: Node) -> bool {
+    while node.kind() == "labeled_statement" {
+        match node.child_by_field_name("body") {
+            Some(body) => node = body,
+            None => return false,
+        }
+    }
+    is_loop(node.kind())
+}
+
+/// What the jumps that leave `node` need around it (see [`jumps_ok`]), or `None` when one
+/// inside it misses what it needs there (a `continue a` in `a: { ... }`).
+fn leaving<'s>(text: &'s str, node: Node) -> Option<Around<'s>> {
+    let name = |n: Node| text.get(n.byte_range()).unwrap_or_default();
+    // Each node with what stands around it below `node`.
+    let mut needs = Around::default();
+    let mut stack = vec![(node, Around::default())];
+    while let Some((n, have)) = stack.pop() {
+        let kind = n.kind();
+        let label = n.child_by_field_name("label").map(name);
+        match kind {
+            "return_statement" => needs.function = true,
+            "break_statement" | "continue_statement" => {
+                let continues = kind == "continue_statement";
+                match label {
+                    Some(l) if continues => {
+                        let here = have.labels.iter().any(|&(k, looped)| k == l && looped);
+                        if !here && !have.labels.iter().any(|&(k, _)| k == l) {
+                            needs.labels.push((l, true));
+                        } else if !here {
+                            return None;
+                        }
+                    }
+                    Some(_) => {}
+                    None if continues => needs.loop_ |= !have.loop_,
+                    None => needs.breakable |= !have.breakable,
+                }
+            }
+            _ if holds_statements(kind) => {
+                let mut have = have;
+                have.loop_ |= is_loop(kind);
+                have.breakable |= is_loop(kind) || kind == "switch_statement";
+                if kind == "labeled_statement"
+                    && let Some(l) = label
+                {
+                    have.labels.push((l, on_loop(n)));
+                }
+                let mut cursor = n.walk();
+                for child in n.named_children(&mut cursor) {
+                    let k = child.kind();
+                    if holds_statements(k) || is_jump(k) {
+                        stack.push((child, have.clone()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(needs)
+}
+
+/// What stands around `node` in its own function (`top` is the tree's root): the function,
+/// its loops, `switch`es and labels.
+fn around<'s>(text: &'s str, top: Node, node: Node) -> Around<'s> {
+    let name = |n: Node| text.get(n.byte_range()).unwrap_or_default();
+    let mut have = Around::default();
+    for a in ancestors(top, node).skip(1) {
+        let kind = a.kind();
+        if is_function(kind) {
+            have.function = true;
+            break;
+        }
+        if kind == STATIC_BLOCK {
+            break;
+        }
+        have.loop_ |= is_loop(kind);
+        have.breakable |= is_loop(kind) || kind == "switch_statement";
+        if kind == "labeled_statement"
+            && let Some(l) = a.child_by_field_name("label")
+        {
+            have.labels.push((name(l), on_loop(a)));
+        }
+    }
+    have
+}
+
+fn is_loop(kind: &str) -> bool {
+    matches!(
+        kind,
+        "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
+    )
+}
+
+fn is_jump(kind: &str) -> bool {
+    matches!(
+        kind,
+        "return_statement" | "break_statement" | "continue_statement"
+    )
+}
+
+/// True for the statements and clauses that hold statements (the expressions that do are
+/// functions and classes, whose jumps are their own).
+fn holds_statements(kind: &str) -> bool {
+    is_loop(kind)
+        || matches!(
+            kind,
+            "program"
+                | "statement_block"
+                | "if_statement"
+                | "else_clause"
+                | "labeled_statement"
+                | "switch_statement"
+                | "switch_body"
+                | "switch_case"
+                | "switch_default"
+                | "try_statement"
+                | "catch_clause"
+                | "finally_clause"
+                | "with_statement"
+        )
 }
 
 /// `node` and its ancestors up to `root`, nearest first: the path down from `root`, read
@@ -1435,6 +1649,49 @@ mod tests {
             only.violation_near(text, tree.root_node(), &[5]),
             Some(LABELS)
         );
+    }
+
+    #[test]
+    fn a_jump_needs_a_function_or_a_loop_of_its_own_function_around_it() {
+        for ok in [
+            "function f() { if (a) return 1; }",
+            "x = () => { return 1; };",
+            "for (;;) { if (a) break; else continue; }",
+            "switch (a) { case 1: break; }",
+            "a: b: for (;;) { c: { continue a; } }",
+            "class C { m() { return 1; } static { for (;;) break; } }",
+            // Jumps inside a function are its own, whatever lies around it.
+            "while (a) { f(function () { return 1; }); }",
+        ] {
+            assert!(checks(ok).jumps, "{ok}");
+        }
+        for bad in [
+            "if (a) return 1;",
+            "if (a) { break; }",
+            "switch (a) { case 1: continue; }",
+            "a: { continue a; }",
+            "a: for (;;) { b: { continue b; } }",
+            "for (;;) { f(function () { break; }); }",
+            "function f() { class C { static { return 1; } } }",
+        ] {
+            assert!(!checks(bad).jumps, "{bad}");
+        }
+        // Near an edit: what begins at it is looked at, with what lies around it. Two
+        // hoists of one candidate took a `return` out of the inner function and what held
+        // it out of the outer one.
+        let only = Checks {
+            jumps: true,
+            ..Checks::default()
+        };
+        let text = "f();\nif (c) {\n  return 1;\n}\n";
+        let tree = parse(text);
+        assert_eq!(
+            only.violation_near(text, tree.root_node(), &[5]),
+            Some(JUMPS)
+        );
+        let text = "function g() {\n  if (c) {\n    return 1;\n  }\n}\n";
+        let tree = parse(text);
+        assert_eq!(only.violation_near(text, tree.root_node(), &[17]), None);
     }
 
     #[test]

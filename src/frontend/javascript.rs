@@ -893,6 +893,69 @@ mod tests {
         assert_eq!(node(text, "if_statement", "if (y) break;").1, ["break;"]);
     }
 
+    /// A `return` may leave its function for another function around it, and a `break` its
+    /// loop for another loop, but never for a place that has none, nor through a function
+    /// or a class's static block.
+    #[test]
+    fn a_return_or_break_may_move_to_an_outer_function_or_loop() {
+        let text = "function f() {\n  return function () {\n    return 1;\n  };\n}\n";
+        let own = "return function () {\n    return 1;\n  };";
+        assert!(
+            node(text, "return_statement", own)
+                .1
+                .contains(&"return 1;".to_string())
+        );
+        // Into a function named where it stands, whose callers may go.
+        let text = "var f = function () {\n  x = function () {\n    return 1;\n  };\n};\n";
+        let own = "x = function () {\n    return 1;\n  };";
+        assert!(
+            node(text, "expression_statement", own)
+                .1
+                .contains(&"return 1;".to_string())
+        );
+        let text = "while (a) {\n  while (b) {\n    break;\n  }\n}\n";
+        let own = "while (b) {\n    break;\n  }";
+        assert!(
+            node(text, "while_statement", own)
+                .1
+                .contains(&"break;".to_string())
+        );
+        for (text, kind, own) in [
+            // Not at the top level.
+            (
+                "x = function () {\n  return 1;\n};\n",
+                "expression_statement",
+                "x = function () {\n  return 1;\n};",
+            ),
+            // Not into a static block, whose function is not its own.
+            (
+                "function f() {\n  class A {\n    static {\n      g(function () {\n        return 1;\n      });\n    }\n  }\n}\n",
+                "expression_statement",
+                "g(function () {\n        return 1;\n      });",
+            ),
+            // Not into a function passed to a call, which takes its result.
+            (
+                "g(function () {\n  x = function () {\n    return 1;\n  };\n});\n",
+                "expression_statement",
+                "x = function () {\n    return 1;\n  };",
+            ),
+            // Not out of a function into a loop around it.
+            (
+                "while (a) {\n  g(function () {\n    while (b) break;\n  });\n}\n",
+                "expression_statement",
+                "g(function () {\n    while (b) break;\n  });",
+            ),
+        ] {
+            let (_, alternatives) = node(text, kind, own);
+            assert!(
+                alternatives
+                    .iter()
+                    .all(|a| !a.contains("return 1") && !a.starts_with("break")),
+                "{text}: {alternatives:?}"
+            );
+        }
+    }
+
     #[test]
     fn declarations_are_not_hoisted_into_a_single_statement_position() {
         let text = "while (x) if (y) { let z = 1; }";

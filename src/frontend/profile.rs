@@ -429,6 +429,20 @@ struct ReplaceFile {
 struct ScopedFile {
     kinds: Vec<String>,
     within: Vec<String>,
+    /// With `barriers`: any enclosure of the group will do, not only the one the kind
+    /// stands in (a `return` may move from an inner function to an outer one).
+    #[serde(default)]
+    any_enclosure: bool,
+    /// Kinds between an enclosure and the kind that it does not reach through (a `return`
+    /// in a class's static block is not its function's).
+    #[serde(default)]
+    barriers: Vec<String>,
+    /// With `any_enclosure`: only into a function whose result may go to no one, one
+    /// that is named (by its declaration, as a member or where it stands) or whose result
+    /// goes to no one now (see [`Uses::result_unused`]). Elsewhere (a function passed as
+    /// an argument) what moved in would stay for good.
+    #[serde(default)]
+    unless_result_used: bool,
 }
 
 /// How the items of a list go when deleted.
@@ -657,6 +671,8 @@ struct KindInfo {
     scoped: u32,
     /// Scope groups this kind encloses.
     within: u32,
+    /// Scope groups (of those with `any_enclosure`) whose enclosure this kind cuts off.
+    barrier: u32,
 }
 
 /// A tree-sitter language with its compiled profile.
@@ -671,6 +687,10 @@ pub struct Grammar {
     optional: Vec<Optional>,
     replace: Vec<Replace>,
     categories: Vec<Category>,
+    /// Scope groups of which any enclosure will do (see [`ScopedFile`]).
+    any_enclosure: u32,
+    /// Of those, the groups that move only into a function whose result may go unused.
+    unless_result_used: u32,
     results: Results,
     inline: Option<InlineFile>,
     /// Rewrites a text, keeping every byte offset, into what the grammar reads as the
@@ -1012,6 +1032,7 @@ impl Grammar {
                 avoid,
             });
         }
+        let (mut any_enclosure, mut unless_result_used) = (0, 0);
         for (bit, s) in profile.scoped.iter().enumerate() {
             let bit = 1u32 << bit;
             for k in &s.kinds {
@@ -1022,6 +1043,17 @@ impl Grammar {
             for k in &s.within {
                 for id in names.kind(k)? {
                     kinds[usize::from(id)].within |= bit;
+                }
+            }
+            if s.unless_result_used {
+                unless_result_used |= bit;
+            }
+            if s.any_enclosure {
+                any_enclosure |= bit;
+                for k in &s.barriers {
+                    for id in names.kind(k)? {
+                        kinds[usize::from(id)].barrier |= bit;
+                    }
                 }
             }
         }
@@ -1070,7 +1102,9 @@ impl Grammar {
                 }
             }
         };
-        if profile.replace.iter().any(|r| r.unless_result_used) && profile.results.is_none() {
+        let asks_results = profile.replace.iter().any(|r| r.unless_result_used)
+            || profile.scoped.iter().any(|s| s.unless_result_used);
+        if asks_results && profile.results.is_none() {
             return Err(format!(
                 "{file}: `unless_result_used` needs a `[results]` table"
             ));
@@ -1085,6 +1119,8 @@ impl Grammar {
             optional,
             replace,
             categories,
+            any_enclosure,
+            unless_result_used,
             results,
             inline: profile.inline,
             reading: None,
@@ -1109,6 +1145,7 @@ impl Grammar {
             avoid: 0,
             scoped: 0,
             within: 0,
+            barrier: 0,
         };
         self.kinds.get(usize::from(node.kind_id())).unwrap_or(&NONE)
     }
@@ -1430,6 +1467,10 @@ impl Grammar {
             separators: Option<Arc<[Separator]>>,
             /// For an item of a bracketed list (see [`Along::hollow`]).
             hollow: Option<Line>,
+            /// The scope groups with `any_enclosure` whose enclosure holds this node.
+            enclosed: u32,
+            /// The nearest enclosure of the groups with `unless_result_used`.
+            function: Option<TsNode<'t>>,
         }
         let mut tree = Tree::new(text.len());
         let known = Known {
@@ -1470,6 +1511,8 @@ impl Grammar {
             leads: Vec::new(),
             separators: None,
             hollow: None,
+            enclosed: 0,
+            function: None,
         }];
         while let Some(p) = stack.pop() {
             let info = self.info(p.node);
@@ -1489,7 +1532,14 @@ impl Grammar {
                 continue;
             } else {
                 let alternatives = if p.delete.is_none() || rewrites_of_deletable {
-                    self.alternatives(text, p.node, parent, &p.leads, p.in_list, &known)
+                    let place = Place {
+                        parent,
+                        leads: &p.leads,
+                        in_list: p.in_list,
+                        enclosed: p.enclosed,
+                        function: p.function,
+                    };
+                    self.alternatives(text, p.node, &place, &known)
                 } else {
                     Vec::new()
                 };
@@ -1531,6 +1581,13 @@ impl Grammar {
                 continue;
             }
             let children = children(p.node, &mut cursor);
+            let enclosed = ((p.enclosed & !info.barrier) | info.within) & self.any_enclosure;
+            let function = if info.within & self.unless_result_used != 0 {
+                Some(p.node)
+            } else {
+                p.function
+                    .filter(|_| info.barrier & self.unless_result_used == 0)
+            };
             let ChildDeletes {
                 deletes,
                 in_list,
@@ -1582,6 +1639,8 @@ impl Grammar {
                     leads,
                     separators,
                     hollow: hollow.clone(),
+                    enclosed,
+                    function,
                 });
             }
         }
@@ -1720,14 +1779,33 @@ impl Grammar {
         &self,
         text: &str,
         node: TsNode,
-        parent: Option<TsNode>,
-        leads: &[(&str, Option<&str>)],
-        in_list: bool,
+        place: &Place,
         known: &Known,
     ) -> Vec<Alternative> {
+        let Place {
+            parent,
+            leads,
+            in_list,
+            enclosed,
+            function,
+        } = *place;
         let spines = &known.spines;
         let info = self.info(node);
         let own_text = &text[node.byte_range()];
+        // The groups whose constructs may leave their enclosure for one around `node`,
+        // asked only of a hoist that would carry one out.
+        let relaxed = OnceCell::new();
+        let relax = || {
+            *relaxed.get_or_init(|| {
+                let picky = enclosed & self.unless_result_used;
+                let open = function.is_some_and(|f| self.may_go_unused(text, f, known));
+                if picky != 0 && !open {
+                    enclosed & !picky
+                } else {
+                    enclosed
+                }
+            })
+        };
         let mut out: Vec<Alternative> = Vec::new();
         for rule in info.replace.iter().filter_map(|&i| self.replace.get(i)) {
             if rule.in_list.is_some_and(|want| want != in_list) {
@@ -1823,7 +1901,7 @@ impl Grammar {
                         && (leading == 0 || self.leading_avoid(c, spines) & leading == 0)
                 };
                 out.extend(
-                    self.hoist(node, bit, category, in_list, &fits)
+                    self.hoist(node, (bit, category), in_list, &relax, &fits)
                         .into_iter()
                         .map(|kept| Alternative::Keep(kept, Vec::new())),
                 );
@@ -1951,6 +2029,35 @@ impl Grammar {
         })
     }
 
+    /// True when the result of `function` (of a kind in `[results]`) may go to no one:
+    /// it is named, by its declaration, as a member or where it stands (its uses may go),
+    /// or its result goes to no one now.
+    fn may_go_unused(&self, text: &str, function: TsNode, known: &Known) -> bool {
+        let results = &self.results;
+        let kind = function.kind();
+        if kind == results.declared.0 || results.members.iter().any(|(k, _)| k == kind) {
+            return true;
+        }
+        let mut outer = function;
+        while let Some(p) = outer
+            .parent()
+            .filter(|p| results.through.iter().any(|k| k == p.kind()))
+        {
+            outer = p;
+        }
+        let named = outer.parent().is_some_and(|p| {
+            results.named.iter().any(|((k, f), _)| {
+                p.kind() == k
+                    && p.child_by_field_name(f)
+                        .is_some_and(|v| v.id() == outer.id())
+            })
+        });
+        named
+            || function
+                .child(0)
+                .is_some_and(|c| known.uses(results).result_unused(text, c, results))
+    }
+
     /// Whether `node` may stand at `at` by the categories' `avoid` rules (their
     /// `when_parent_has` ones aside): its kind is not avoided there, nor with `leading`,
     /// the kind of any node it begins with.
@@ -1977,12 +2084,15 @@ impl Grammar {
     }
 
     /// Spans of the nearest descendants of `node` in the same category that may replace it.
+    /// A construct of a scope group with `any_enclosure` may leave its enclosure when
+    /// `relax()`, the groups whose enclosure holds `node` (and takes it in), names the
+    /// group.
     fn hoist<'t>(
         &self,
         node: TsNode<'t>,
-        bit: u32,
-        category: &Category,
+        (bit, category): (u32, &Category),
         in_list: bool,
+        relax: &dyn Fn() -> u32,
         fits: &dyn Fn(TsNode<'t>) -> bool,
     ) -> Vec<Range<usize>> {
         let mut out = Vec::new();
@@ -2004,7 +2114,8 @@ impl Grammar {
                     && info.exclude & bit == 0
                     && (in_list || info.list_only & bit == 0)
                     && fits(n)
-                    && !self.leaks_scope(n, crossed, &mut cursor);
+                    && !(self.leaks_scope(n, crossed, &mut cursor)
+                        && self.leaks_scope(n, crossed & !relax(), &mut cursor));
                 if allowed {
                     out.push(n.byte_range());
                 }
@@ -2068,6 +2179,19 @@ impl Grammar {
         }
         false
     }
+}
+
+/// Where a node stands, for [`Grammar::alternatives`].
+#[derive(Clone, Copy)]
+struct Place<'a, 't> {
+    parent: Option<TsNode<'t>>,
+    /// The positions (parent kind, field) the node begins, its own last.
+    leads: &'a [(&'t str, Option<&'t str>)],
+    in_list: bool,
+    /// The scope groups with `any_enclosure` whose enclosure holds the node.
+    enclosed: u32,
+    /// The nearest enclosure of the groups with `unless_result_used`.
+    function: Option<TsNode<'t>>,
 }
 
 /// Pushes the named, non-extra children of `node` so that they pop in document order,

@@ -785,6 +785,16 @@ fn reductions_keep_javascript_early_errors_away() {
             "a: {\n  b: {\n    if (x) break a;\n    g();\n  }\n  h();\n}\n",
             "break a",
         ),
+        // A `return` may move to an outer function and a `continue` to an outer loop, but
+        // not while another hoist of the same candidate takes that one away.
+        (
+            "function f() {\n  if (c) {\n    x = function () {\n      return KEEP;\n    };\n  }\n}\n",
+            "return KEEP",
+        ),
+        (
+            "while (a) {\n  while (b) {\n    if (c) continue;\n  }\n}\n",
+            "continue",
+        ),
         // Found by a field trial: the `catch` and the `finally` went in one candidate.
         (
             "try {\n  KEEP();\n} catch (e) {\n  b();\n} finally {\n  c();\n}\nd();\n",
