@@ -252,10 +252,14 @@ impl Frontend for JavaScript {
     /// it, a character only bytes, and a test that needs a string usually needs all of
     /// each word in it (`'Hello'` would cost a few calls to keep).
     fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
-        if node.label != "string" || grain != Grain::Words {
+        if grain != Grain::Words {
             return Vec::new();
         }
-        string_units(text, node.span.clone(), grain)
+        match &*node.label {
+            "string" => string_units(text, node.span.clone(), grain),
+            "comment" => comment_units(text, node.span.clone()),
+            _ => Vec::new(),
+        }
     }
 
     fn needs_are_local(&self) -> bool {
@@ -382,6 +386,54 @@ pub(crate) fn string_units(text: &str, span: Range<usize>, grain: Grain) -> Vec<
         Grain::Characters => characters,
         Grain::Words => words(text, characters),
     }
+}
+
+/// The words of a comment at `span` and the spaces between them, which a test that needs
+/// the comment (a formatter's bug about where comments go, a JSDoc type) seldom needs all
+/// of: a grep for a word of a licence's paragraph kept the paragraph. Not its delimiters,
+/// and not the first run of spaces with a line break in a block comment: such a comment
+/// ends a line as a line break would (`return /*\n*/ x` returns nothing). An annotation
+/// (`/*#__PURE__*/`, `//# sourceMappingURL=`, `/*! licence */`, `// @ts-check`) keeps its
+/// first word, the one that says what it is, and a doc comment (`/** ... */`) its `*`.
+fn comment_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
+    let own = &text[span.clone()];
+    let (open, close) = if own.starts_with("//") {
+        (2, 0)
+    } else if own.starts_with("/*") && own.ends_with("*/") && own.len() >= 4 {
+        (2, 2)
+    } else {
+        return Vec::new();
+    };
+    let start = span.start + open;
+    let content = &own[open..own.len() - close];
+    let characters = content
+        .char_indices()
+        .map(|(i, c)| start + i..start + i + c.len_utf8())
+        .collect();
+    let mut units = words(text, characters);
+    // An annotation's marks and first word stay, and a doc comment's second `*`.
+    let is_word = |u: &Range<usize>| {
+        text[u.clone()]
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_')
+    };
+    let kept = if content.starts_with('*') {
+        Some(0)
+    } else if content.starts_with(['#', '!', '@', '=', '$']) {
+        units.iter().position(is_word)
+    } else {
+        None
+    };
+    if let Some(last) = kept {
+        units.drain(..=last);
+    }
+    // The first run of spaces with a line break stays: one is all a comment needs to end
+    // its line.
+    let breaks = |u: &Range<usize>| text[u.clone()].contains(['\n', '\r', '\u{2028}', '\u{2029}']);
+    if let Some(first) = units.iter().position(breaks) {
+        units.remove(first);
+    }
+    units
 }
 
 /// The length of the escape sequence `rest` begins with (`\n`, `\x41`, `\u00e9`,
@@ -1527,6 +1579,54 @@ mod tests {
         };
         assert!(offered(Grain::Words));
         assert!(!offered(Grain::Characters));
+    }
+
+    /// A comment loses its words and the spaces between them, never its delimiters, an
+    /// annotation's first word, a doc comment's `*` or the first line break of a block.
+    #[test]
+    fn comments_shrink_by_words_keeping_what_marks_them() {
+        let pieces = |text: &str| {
+            let js = JavaScript::default();
+            let tree = js.parse(text).unwrap();
+            let id = tree
+                .ids()
+                .find(|&id| tree.node(id).label == "comment")
+                .unwrap();
+            let units = js.units(text, tree.node(id), Grain::Words);
+            assert!(js.units(text, tree.node(id), Grain::Characters).is_empty());
+            units
+                .into_iter()
+                .map(|u| text[u].to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            pieces("f(); // a long one\n"),
+            [" ", "a", " ", "long", " ", "one"]
+        );
+        assert_eq!(pieces("/*#__PURE__ x*/ f();\n"), [" ", "x"]);
+        assert_eq!(
+            pieces("//# sourceMappingURL=a.map\n"),
+            ["=", "a", ".", "map"]
+        );
+        assert_eq!(
+            pieces("/**\n * Warn once.\n */\nf();\n"),
+            ["*", " ", "Warn", " ", "once", ".", "\n "]
+        );
+        // Every deletion of all of them leaves a comment that ends its line.
+        let text = "return /* a\n b */ x;\n";
+        let js = JavaScript::default();
+        let tree = js.parse(text).unwrap();
+        let id = tree
+            .ids()
+            .find(|&id| tree.node(id).label == "comment")
+            .unwrap();
+        let edits: Vec<Edit> = js
+            .units(text, tree.node(id), Grain::Words)
+            .into_iter()
+            .map(Edit::delete)
+            .collect();
+        let out = render(text, &edits.iter().collect::<Vec<_>>());
+        assert_eq!(out, "return /*\n */ x;\n");
     }
 
     /// A surrogate pair written as two escapes is one character: one piece, so that no

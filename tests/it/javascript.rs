@@ -1116,14 +1116,15 @@ fn kept_pieces_do_not_fuse_with_the_words_around_them() {
 }
 
 /// Blank lines go in the squeeze, those at the start and the end of the text too, but not
-/// those inside a template literal or a comment.
+/// those inside a template literal or a comment (whose words go in the shrink, but not its
+/// first line break).
 #[test]
 fn blank_lines_go_but_not_inside_templates() {
     let (_, result) = reduce_logged(
         "\n\n\nconst t = `a\n\n  b`;\n\n/* x\n\n*/\nfoo(t);\nbar();\n\n\n\n",
-        "grep -qF 'foo(t)' \"$1\" && grep -q '^  b' \"$1\" && grep -q '^\\*/' \"$1\"",
+        "grep -qF 'foo(t)' \"$1\" && grep -q '^  b' \"$1\" && grep -q '^\\*/' \"$1\" && grep -q x \"$1\"",
     );
-    assert_eq!(result, "const t = `a\n\n  b`;\n/* x\n\n*/\nfoo(t);\n");
+    assert_eq!(result, "const t = `a\n\n  b`;\n/*x\n\n*/\nfoo(t);\n");
 }
 
 /// The blanks that end a line go in the squeeze too, but not those inside a template
@@ -1132,9 +1133,9 @@ fn blank_lines_go_but_not_inside_templates() {
 fn trailing_blanks_go_but_not_inside_templates() {
     let (_, result) = reduce_logged(
         "const t = `   \n  b`;  \t\n/* x  \n*/   \nfoo(t);  \n",
-        "grep -qF 'foo(t)' \"$1\" && grep -q '^  b' \"$1\" && grep -q '^\\*/' \"$1\"",
+        "grep -qF 'foo(t)' \"$1\" && grep -q '^  b' \"$1\" && grep -q '^\\*/' \"$1\" && grep -q x \"$1\"",
     );
-    assert_eq!(result, "const t = `   \n  b`;\n/* x  \n*/\nfoo(t);\n");
+    assert_eq!(result, "const t = `   \n  b`;\n/*x  \n*/\nfoo(t);\n");
 }
 
 /// A function standing where it is named (`var f = function`, `o.h = function`) gives its
