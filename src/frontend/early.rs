@@ -43,9 +43,10 @@ pub struct Checks {
     pub sloppy_top: bool,
     /// Every `break L` and `continue L` is inside a statement labelled `L` in its function.
     pub labels: bool,
-    /// Every `return` is in a function, every `break` in a loop or a `switch` of its own
-    /// function, every `continue` in a loop, and a labelled `continue`'s label is on a loop
-    /// (see [`jumps_ok`]).
+    /// Every `return` is in a function (see [`leaving`]).
+    pub returns: bool,
+    /// Every `break` is in a loop or a `switch` of its own function, every `continue` in a
+    /// loop, and a labelled `continue`'s label is on a loop (see [`leaving`]).
     pub jumps: bool,
     /// Every V8 native (`%Name`, see [`natives`]) is called where it stands: `%Name` alone
     /// is a syntax error for V8, though the reading of it as a name parses.
@@ -70,6 +71,7 @@ impl Checks {
         exports: true,
         sloppy_top: true,
         labels: true,
+        returns: true,
         jumps: true,
         natives: true,
         syntax: true,
@@ -77,6 +79,7 @@ impl Checks {
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
     pub fn of(text: &str, root: Node) -> Checks {
+        let (returns, jumps) = all_jumps_ok(text, root);
         Checks {
             private_names: private_names_ok(text, root, root),
             lexical: lexical_ok(text, root),
@@ -89,7 +92,8 @@ impl Checks {
             exports: exports_ok(text, root),
             sloppy_top: !strict_top(text, root),
             labels: labels_ok(text, root, root),
-            jumps: all_jumps_ok(text, root),
+            returns,
+            jumps,
             natives: natives_ok(text, root),
             syntax: syntax_ok(text, root),
         }
@@ -112,6 +116,7 @@ impl Checks {
             && !self.exports
             && !self.sloppy_top
             && !self.labels
+            && !self.returns
             && !self.jumps
             && !self.natives
             && !self.syntax
@@ -146,8 +151,11 @@ impl Checks {
         if self.labels && !labels_ok(text, root, root) {
             return Some(LABELS);
         }
-        if self.jumps && !all_jumps_ok(text, root) {
-            return Some(JUMPS);
+        if self.returns || self.jumps {
+            let (returns, jumps) = all_jumps_ok(text, root);
+            if (self.returns && !returns) || (self.jumps && !jumps) {
+                return Some(JUMPS);
+            }
         }
         if self.natives && !natives_ok(text, root) {
             return Some(NATIVES);
@@ -169,7 +177,7 @@ impl Checks {
         let mut at = at.to_vec();
         at.sort_unstable();
         at.dedup();
-        let found = surroundings(root, &at);
+        let found = surroundings(text, root, &at);
         if self.private_names
             && found
                 .bodies
@@ -220,7 +228,12 @@ impl Checks {
         // A hoist may carry a `return` from an inner function into an outer one (and a
         // `break` from a loop into one around it), while another edit of the same candidate
         // hoists what held it out of that outer one too: what it became begins at an edit.
-        if self.jumps && found.starting.iter().any(|&n| !jumps_ok(text, root, n)) {
+        if (self.returns || self.jumps)
+            && found
+                .starting
+                .iter()
+                .any(|(n, have)| !leaving(text, *n).met_by(have, self.returns, self.jumps))
+        {
             return Some(JUMPS);
         }
         // A hoist takes a native out of its call (`%F(f)` as `%F`): found in the text,
@@ -250,8 +263,9 @@ struct Surroundings<'t> {
     /// Every node holding an offset that [`syntax_at`] looks at.
     around: Vec<Node<'t>>,
     /// The outermost node beginning at each offset (what a hoist kept, for one), but the
-    /// root.
-    starting: Vec<Node<'t>>,
+    /// root, and its siblings after it up to the next offset (an unwrapped block's other
+    /// statements), each with what stands around it in its function.
+    starting: Vec<(Node<'t>, Around<'t>)>,
 }
 
 /// `node` and, down from it, its first (or last) child, that child's, and so on: the
@@ -272,13 +286,15 @@ struct Visit<'t, 'a> {
     scope: Option<Node<'t>>,
     body: Option<Node<'t>>,
     class: Option<Node<'t>>,
+    /// What stands around the node in its function, for its jumps.
+    around: Around<'t>,
 }
 
 /// The surroundings of the sorted offsets `at`. One walk down from `root` that enters only
 /// the nodes strictly holding an offset and reads each node's children once: a candidate
 /// that deletes a thousand statements of one list costs one pass over that list, and no
 /// node's parent is asked for (tree-sitter finds a parent by walking down from the root).
-fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
+fn surroundings<'t>(text: &'t str, root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
     let mut found = Surroundings::default();
     let mut stack = vec![Visit {
         node: root,
@@ -286,6 +302,7 @@ fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
         scope: None,
         body: None,
         class: None,
+        around: Around::default(),
     }];
     while let Some(visit) = stack.pop() {
         let node = visit.node;
@@ -305,17 +322,26 @@ fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
         if SYNTAX_KINDS.contains(&kind) {
             found.around.push(node);
         }
+        let mut around = visit.around;
+        around.enter(text, node);
         let mut rest = visit.offsets;
         let mut stops_here = false;
         let mut cursor = node.walk();
+        // Children that begin before this, after one that begins at an offset, are looked
+        // at with it (see `Surroundings::starting`).
+        let mut until = 0;
         for child in node.children(&mut cursor) {
-            if rest.is_empty() {
+            let start = child.start_byte();
+            if rest.is_empty() && start >= until {
                 break;
             }
             // A hoist's edits end where its new text begins and ends, so the statement it
             // became holds neither: what begins or ends at an offset is looked at too.
-            if rest.binary_search(&child.start_byte()).is_ok() {
-                found.starting.push(child);
+            if let Ok(i) = rest.binary_search(&start) {
+                found.starting.push((child, around.clone()));
+                until = rest.get(i + 1).copied().unwrap_or(start);
+            } else if start < until && child.is_named() {
+                found.starting.push((child, around.clone()));
             }
             for (at, from_start) in [(child.start_byte(), true), (child.end_byte(), false)] {
                 if rest.binary_search(&at).is_ok() {
@@ -335,6 +361,7 @@ fn surroundings<'t>(root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
                     scope,
                     body,
                     class,
+                    around: around.clone(),
                 });
             }
             rest = &rest[inside..];
@@ -952,62 +979,73 @@ struct Around<'s> {
     breakable: bool,
     /// Labels, each with whether it is on a loop (through other labels: `a: b: for`).
     labels: Vec<(&'s str, bool)>,
+    /// A labelled `continue` inside names a label that is not on a loop.
+    misplaced: bool,
 }
 
-/// True when each jump below `node` (`top` is the tree's root) that leaves it has what it
-/// needs around it, in its own function: a `return` a function, a `break` a loop or a
-/// `switch`, a `continue` a loop, a labelled `continue` its label on a loop (a labelled
-/// `break` is [`labels_ok`]'s). Only statements are looked into, not expressions: a
-/// jump inside a function or a class within `node` is that one's, and neither moved.
-fn jumps_ok<'t>(text: &str, top: Node<'t>, node: Node<'t>) -> bool {
-    match leaving(text, node) {
-        None => false,
-        Some(needs) if needs.none() => true,
-        Some(needs) => needs.met_by(&around(text, top, node)),
+impl<'s> Around<'s> {
+    /// What stands around the children of `node` (of `text`), this standing around it.
+    fn enter(&mut self, text: &'s str, node: Node) {
+        let kind = node.kind();
+        if is_function(kind) || kind == STATIC_BLOCK {
+            *self = Around {
+                function: kind != STATIC_BLOCK,
+                ..Around::default()
+            };
+            return;
+        }
+        self.loop_ |= is_loop(kind);
+        self.breakable |= is_loop(kind) || kind == "switch_statement";
+        if kind == "labeled_statement"
+            && let Some(l) = node.child_by_field_name("label")
+        {
+            let name = text.get(l.byte_range()).unwrap_or_default();
+            self.labels.push((name, on_loop(node)));
+        }
+    }
+
+    /// True when `have`, what stands around, gives what these jumps need, by the rules
+    /// `returns` (a `return` needs a function) and `jumps` (the others).
+    fn met_by(&self, have: &Around, returns: bool, jumps: bool) -> bool {
+        (!returns || !self.function || have.function)
+            && (!jumps
+                || (!self.misplaced
+                    && (!self.loop_ || have.loop_)
+                    && (!self.breakable || have.breakable)
+                    && self
+                        .labels
+                        .iter()
+                        .all(|&(l, _)| have.labels.iter().any(|&(k, looped)| k == l && looped))))
     }
 }
 
-/// [`jumps_ok`] for every function and class static block below `root` (the root of the
-/// tree) as well as for `root`: the whole tree's jumps.
-fn all_jumps_ok(text: &str, root: Node) -> bool {
+/// Whether every jump below `root` (the root of the tree) has what it needs around it in
+/// its own function (see [`leaving`]): by the rule for `return`s, and by the rule for the
+/// others (a CommonJS script may `return` at its top level, and keep the other rule).
+fn all_jumps_ok(text: &str, root: Node) -> (bool, bool) {
     let words = ["return", "break", "continue"];
     if !words
         .iter()
         .any(|w| mentions_keyword(&text[root.byte_range()], w))
     {
-        return true;
+        return (true, true);
     }
-    jumps_ok(text, root, root)
-        && descendants(root).all(|n| {
-            let kind = n.kind();
-            let have = Around {
-                function: is_function(kind),
-                ..Around::default()
-            };
-            if !have.function && kind != STATIC_BLOCK {
-                return true;
+    let mut enclosures = vec![(root, Around::default())];
+    for n in descendants(root) {
+        if is_function(n.kind()) || n.kind() == STATIC_BLOCK {
+            let mut have = Around::default();
+            have.enter(text, n);
+            if let Some(body) = n.child_by_field_name("body") {
+                enclosures.push((body, have));
             }
-            n.child_by_field_name("body")
-                .and_then(|body| leaving(text, body))
-                .is_some_and(|needs| needs.met_by(&have))
-        })
-}
-
-impl Around<'_> {
-    fn none(&self) -> bool {
-        !self.function && !self.loop_ && !self.breakable && self.labels.is_empty()
+        }
     }
-
-    /// True when `have`, what stands around, gives what these jumps need.
-    fn met_by(&self, have: &Around) -> bool {
-        (!self.function || have.function)
-            && (!self.loop_ || have.loop_)
-            && (!self.breakable || have.breakable)
-            && self
-                .labels
-                .iter()
-                .all(|&(l, _)| have.labels.iter().any(|&(k, looped)| k == l && looped))
-    }
+    let ok = |returns, jumps| {
+        enclosures
+            .iter()
+            .all(|(node, have)| leaving(text, *node).met_by(have, returns, jumps))
+    };
+    (ok(true, false), ok(false, true))
 }
 
 /// True when `node` is a loop, or labels one (through other labels: `a: b: for`).
@@ -1021,27 +1059,29 @@ fn on_loop(mut node: Node) -> bool {
     is_loop(node.kind())
 }
 
-/// What the jumps that leave `node` need around it (see [`jumps_ok`]), or `None` when one
-/// inside it misses what it needs there (a `continue a` in `a: { ... }`).
-fn leaving<'s>(text: &'s str, node: Node) -> Option<Around<'s>> {
+/// What the jumps that leave `node` need around it: for a `return` a function, a `break` a
+/// loop or a `switch`, a `continue` a loop, a labelled `continue` its label on a loop (a
+/// labelled `break`'s label is [`labels_ok`]'s); and whether a labelled `continue` inside
+/// names a label there that is not on a loop. Only statements are looked into, not
+/// expressions: a jump inside a function or a class within `node` is that one's.
+fn leaving<'s>(text: &'s str, node: Node) -> Around<'s> {
     let name = |n: Node| text.get(n.byte_range()).unwrap_or_default();
     // Each node with what stands around it below `node`.
     let mut needs = Around::default();
     let mut stack = vec![(node, Around::default())];
     while let Some((n, have)) = stack.pop() {
         let kind = n.kind();
-        let label = n.child_by_field_name("label").map(name);
         match kind {
             "return_statement" => needs.function = true,
             "break_statement" | "continue_statement" => {
                 let continues = kind == "continue_statement";
-                match label {
+                match n.child_by_field_name("label").map(name) {
                     Some(l) if continues => {
                         let here = have.labels.iter().any(|&(k, looped)| k == l && looped);
                         if !here && !have.labels.iter().any(|&(k, _)| k == l) {
                             needs.labels.push((l, true));
                         } else if !here {
-                            return None;
+                            needs.misplaced = true;
                         }
                     }
                     Some(_) => {}
@@ -1051,13 +1091,7 @@ fn leaving<'s>(text: &'s str, node: Node) -> Option<Around<'s>> {
             }
             _ if holds_statements(kind) => {
                 let mut have = have;
-                have.loop_ |= is_loop(kind);
-                have.breakable |= is_loop(kind) || kind == "switch_statement";
-                if kind == "labeled_statement"
-                    && let Some(l) = label
-                {
-                    have.labels.push((l, on_loop(n)));
-                }
+                have.enter(text, n);
                 let mut cursor = n.walk();
                 for child in n.named_children(&mut cursor) {
                     let k = child.kind();
@@ -1069,32 +1103,7 @@ fn leaving<'s>(text: &'s str, node: Node) -> Option<Around<'s>> {
             _ => {}
         }
     }
-    Some(needs)
-}
-
-/// What stands around `node` in its own function (`top` is the tree's root): the function,
-/// its loops, `switch`es and labels.
-fn around<'s>(text: &'s str, top: Node, node: Node) -> Around<'s> {
-    let name = |n: Node| text.get(n.byte_range()).unwrap_or_default();
-    let mut have = Around::default();
-    for a in ancestors(top, node).skip(1) {
-        let kind = a.kind();
-        if is_function(kind) {
-            have.function = true;
-            break;
-        }
-        if kind == STATIC_BLOCK {
-            break;
-        }
-        have.loop_ |= is_loop(kind);
-        have.breakable |= is_loop(kind) || kind == "switch_statement";
-        if kind == "labeled_statement"
-            && let Some(l) = a.child_by_field_name("label")
-        {
-            have.labels.push((name(l), on_loop(a)));
-        }
-    }
-    have
+    needs
 }
 
 fn is_loop(kind: &str) -> bool {
@@ -1663,35 +1672,58 @@ mod tests {
             // Jumps inside a function are its own, whatever lies around it.
             "while (a) { f(function () { return 1; }); }",
         ] {
-            assert!(checks(ok).jumps, "{ok}");
+            assert!(checks(ok).returns && checks(ok).jumps, "{ok}");
         }
         for bad in [
             "if (a) return 1;",
+            "function f() { class C { static { return 1; } } }",
+        ] {
+            assert!(!checks(bad).returns && checks(bad).jumps, "{bad}");
+        }
+        for bad in [
             "if (a) { break; }",
             "switch (a) { case 1: continue; }",
             "a: { continue a; }",
             "a: for (;;) { b: { continue b; } }",
             "for (;;) { f(function () { break; }); }",
-            "function f() { class C { static { return 1; } } }",
         ] {
-            assert!(!checks(bad).jumps, "{bad}");
+            assert!(checks(bad).returns && !checks(bad).jumps, "{bad}");
         }
         // Near an edit: what begins at it is looked at, with what lies around it. Two
         // hoists of one candidate took a `return` out of the inner function and what held
         // it out of the outer one.
-        let only = Checks {
+        let both = Checks {
+            returns: true,
             jumps: true,
             ..Checks::default()
         };
         let text = "f();\nif (c) {\n  return 1;\n}\n";
         let tree = parse(text);
         assert_eq!(
-            only.violation_near(text, tree.root_node(), &[5]),
+            both.violation_near(text, tree.root_node(), &[5]),
             Some(JUMPS)
         );
         let text = "function g() {\n  if (c) {\n    return 1;\n  }\n}\n";
         let tree = parse(text);
-        assert_eq!(only.violation_near(text, tree.root_node(), &[17]), None);
+        assert_eq!(both.violation_near(text, tree.root_node(), &[17]), None);
+        // A CommonJS script may return at its top level and still keep the other rule: a
+        // `continue` carried out of both its loops is found.
+        let kept = checks("if (done) return;\nwhile (a) { while (b) { if (c) continue; } }");
+        assert!(!kept.returns && kept.jumps);
+        let text = "if (done) return;\ncontinue;\n";
+        let tree = parse(text);
+        assert_eq!(
+            kept.violation_near(text, tree.root_node(), &[18]),
+            Some(JUMPS)
+        );
+        // An unwrapped block's statements after the first, up to the next edit, too.
+        let text = "f();\ng();\nbreak;\nh();\n";
+        let tree = parse(text);
+        assert_eq!(
+            both.violation_near(text, tree.root_node(), &[5, 17]),
+            Some(JUMPS)
+        );
+        assert_eq!(both.violation_near(text, tree.root_node(), &[5]), None);
     }
 
     #[test]

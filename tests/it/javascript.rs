@@ -1115,6 +1115,35 @@ fn kept_pieces_do_not_fuse_with_the_words_around_them() {
     assert_eq!(result, "a/ /x/;\n");
 }
 
+/// A CommonJS script may `return` at its top level (node wraps it in a function), and the
+/// rule for `break` and `continue` holds all the same: two hoists of one candidate took
+/// this `continue` out of both its loops, which V8 refuses, while one rule covered both.
+#[test]
+fn a_top_level_return_keeps_the_rule_for_loops() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "if (done) return;\nwhile (a) {\n  while (b) {\n    if (c) continue;\n  }\n}\n";
+    std::fs::write(dir.path().join("a.js"), input).unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "grep -q return \"$1\" && grep -q continue \"$1\"",
+    );
+    let out = treereduce(
+        dir.path(),
+        &["a.js", "./t.sh", "-q", "-j", "1", "-o", "out.js"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let result = std::fs::read_to_string(dir.path().join("out.js")).unwrap();
+    assert!(result.contains("while"), "{result}");
+    let check = Command::new("node")
+        .arg("-e")
+        .arg("require('vm').compileFunction(require('fs').readFileSync(process.argv[1], 'utf8'))")
+        .arg(dir.path().join("out.js"))
+        .output()
+        .expect("node is needed by the JavaScript fixtures");
+    assert!(check.status.success(), "V8 refuses {result:?}: {check:?}");
+}
+
 /// Blank lines go in the squeeze, those at the start and the end of the text too, but not
 /// those inside a template literal or a comment (whose words go in the shrink, but not its
 /// first line break).
