@@ -343,7 +343,7 @@ fn surroundings<'t>(text: &'t str, root: Node<'t>, at: &[usize]) -> Surroundings
             } else if start < until && child.is_named() {
                 found.starting.push((child, around.clone()));
             }
-            for (at, from_start) in [(child.start_byte(), true), (child.end_byte(), false)] {
+            for (at, from_start) in [(start, true), (child.end_byte(), false)] {
                 if rest.binary_search(&at).is_ok() {
                     found.around.extend(
                         spine(child, from_start).filter(|n| SYNTAX_KINDS.contains(&n.kind())),

@@ -1585,16 +1585,19 @@ mod tests {
     /// annotation's first word, a doc comment's `*` or the first line break of a block.
     #[test]
     fn comments_shrink_by_words_keeping_what_marks_them() {
-        let pieces = |text: &str| {
+        // The units the front end offers the text's first comment.
+        let units = |text: &str| {
             let js = JavaScript::default();
             let tree = js.parse(text).unwrap();
             let id = tree
                 .ids()
                 .find(|&id| tree.node(id).label == "comment")
                 .unwrap();
-            let units = js.units(text, tree.node(id), Grain::Words);
             assert!(js.units(text, tree.node(id), Grain::Characters).is_empty());
-            units
+            js.units(text, tree.node(id), Grain::Words)
+        };
+        let pieces = |text: &str| {
+            units(text)
                 .into_iter()
                 .map(|u| text[u].to_string())
                 .collect::<Vec<_>>()
@@ -1614,17 +1617,7 @@ mod tests {
         );
         // Every deletion of all of them leaves a comment that ends its line.
         let text = "return /* a\n b */ x;\n";
-        let js = JavaScript::default();
-        let tree = js.parse(text).unwrap();
-        let id = tree
-            .ids()
-            .find(|&id| tree.node(id).label == "comment")
-            .unwrap();
-        let edits: Vec<Edit> = js
-            .units(text, tree.node(id), Grain::Words)
-            .into_iter()
-            .map(Edit::delete)
-            .collect();
+        let edits: Vec<Edit> = units(text).into_iter().map(Edit::delete).collect();
         let out = render(text, &edits.iter().collect::<Vec<_>>());
         assert_eq!(out, "return /*\n */ x;\n");
     }

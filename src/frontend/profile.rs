@@ -2038,19 +2038,12 @@ impl Grammar {
         if kind == results.declared.0 || results.members.iter().any(|(k, _)| k == kind) {
             return true;
         }
-        let mut outer = function;
-        while let Some(p) = outer
-            .parent()
-            .filter(|p| results.through.iter().any(|k| k == p.kind()))
-        {
-            outer = p;
-        }
+        let outer = results.outermost(function);
         let named = outer.parent().is_some_and(|p| {
-            results.named.iter().any(|((k, f), _)| {
-                p.kind() == k
-                    && p.child_by_field_name(f)
-                        .is_some_and(|v| v.id() == outer.id())
-            })
+            results
+                .named
+                .iter()
+                .any(|(position, _)| stands_at(p, outer, position))
         });
         named
             || function
@@ -2808,17 +2801,9 @@ impl<'t> Uses<'t> {
                         .is_some_and(|w| w.1)
                 });
         }
-        let mut callee = function;
-        while let Some(p) = callee.parent().filter(|&p| is(p, &results.through)) {
-            callee = p;
-        }
+        let callee = results.outermost(function);
         if let Some(parent) = callee.parent() {
-            let at = |(kind, field): &(String, String)| {
-                parent.kind() == kind
-                    && parent
-                        .child_by_field_name(field)
-                        .is_some_and(|v| v.id() == callee.id())
-            };
+            let at = |position: &(String, String)| stands_at(parent, callee, position);
             if results.dropped.iter().any(at) {
                 return true;
             }
@@ -2842,7 +2827,28 @@ impl<'t> Uses<'t> {
     }
 }
 
+/// True when `value`, a child of `parent`, stands at `position` (kind, field) there.
+fn stands_at(parent: TsNode, value: TsNode, (kind, field): &(String, String)) -> bool {
+    parent.kind() == kind
+        && parent
+            .child_by_field_name(field)
+            .is_some_and(|v| v.id() == value.id())
+}
+
 impl Results {
+    /// `function` with the `through` kinds around it (its parentheses): what stands where
+    /// its value goes.
+    fn outermost<'t>(&self, function: TsNode<'t>) -> TsNode<'t> {
+        let mut outer = function;
+        while let Some(p) = outer
+            .parent()
+            .filter(|p| self.through.iter().any(|k| k == p.kind()))
+        {
+            outer = p;
+        }
+        outer
+    }
+
     /// The callee of `node` when `node` is a statement that is one call and nothing else,
     /// and the callee a bare name (`f` of `f(x);`).
     fn statement_callee<'t>(&self, node: TsNode<'t>) -> Option<TsNode<'t>> {
