@@ -56,6 +56,9 @@ pub struct Checks {
     /// template, called with `new` or assigned to, a `'use strict'` directive in a
     /// function whose parameters are not simple.
     pub syntax: bool,
+    /// No expression statement begins with `{`, and no arrow function's body is an object
+    /// without brackets (see [`block_at`]).
+    pub blocks: bool,
 }
 
 impl Checks {
@@ -75,6 +78,7 @@ impl Checks {
         jumps: true,
         natives: true,
         syntax: true,
+        blocks: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -96,6 +100,7 @@ impl Checks {
             jumps,
             natives: natives_ok(text, root),
             syntax: syntax_ok(text, root),
+            blocks: descendants(root).all(|n| block_at(text, n)),
         }
     }
 
@@ -120,6 +125,7 @@ impl Checks {
             && !self.jumps
             && !self.natives
             && !self.syntax
+            && !self.blocks
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -162,6 +168,9 @@ impl Checks {
         }
         if self.syntax && !syntax_ok(text, root) {
             return Some(SYNTAX);
+        }
+        if self.blocks && !descendants(root).all(|n| block_at(text, n)) {
+            return Some(BLOCKS);
         }
         None
     }
@@ -246,6 +255,11 @@ impl Checks {
         // function whose body lost what stood before its `'use strict'`.
         if self.syntax && !found.around.iter().all(|&n| syntax_at(text, n)) {
             return Some(SYNTAX);
+        }
+        // A deletion left an object first in its statement (`a, { b: 1, c: 2 };` without
+        // `a, `): the statement begins at the edit.
+        if self.blocks && !found.around.iter().all(|&n| block_at(text, n)) {
+            return Some(BLOCKS);
         }
         None
     }
@@ -602,6 +616,7 @@ const STRICT: &str = "a 'use strict' directive reached the top of a sloppy scrip
 const LABELS: &str = "a break or continue names a label that does not enclose it";
 const JUMPS: &str = "a return is outside a function, or a break or continue outside what it leaves";
 const NATIVES: &str = "a V8 native (%Name) is not called";
+const BLOCKS: &str = "an object literal begins a statement or is an arrow function's body without brackets, where it reads as a block";
 const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, or a destructuring declaration without a value)";
 
 /// The kinds of node [`syntax_at`] looks at.
@@ -673,6 +688,22 @@ fn syntax_at(text: &str, node: Node) -> bool {
             .child_by_field_name("argument")
             .is_none_or(|a| !optional_chain(a)),
         kind if is_function(kind) => !strict_beside_non_simple(text, node),
+        _ => true,
+    }
+}
+
+/// False when `node` is an expression statement that begins with `{` or an arrow function
+/// whose body is an object literal without brackets. tree-sitter reads an object there
+/// (`{ a: 1 }`), engines a block (the label `a` on the statement `1;`), and
+/// `{ b: 1, c: 2 };`, which a deletion makes of `a, { b: 1, c: 2 };`, is no JavaScript.
+/// An original that holds such a misreading has it left whole (the profile's `opaque`),
+/// and is reduced without this rule.
+fn block_at(text: &str, node: Node) -> bool {
+    match node.kind() {
+        "expression_statement" => !text[node.byte_range()].starts_with('{'),
+        "arrow_function" => node
+            .child_by_field_name("body")
+            .is_none_or(|b| b.kind() != "object"),
         _ => true,
     }
 }
@@ -1610,6 +1641,30 @@ mod tests {
             };
             assert_eq!(only.violation(text, root), None, "{text}");
             assert!(checks(text).syntax, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_object_never_begins_a_statement() {
+        // tree-sitter reads these objects; engines read blocks and refuse the first two.
+        for (text, edit) in [
+            ("{ b: 1, c: 2 };", 0),
+            ("f = () => { b: 1, c: 2 };", 10),
+            ("{ a: 1 }", 0),
+        ] {
+            let tree = parse(text);
+            assert!(!tree.root_node().has_error(), "{text}");
+            assert!(!checks(text).blocks, "{text}");
+            let near = Checks::ALL.violation_near(text, tree.root_node(), &[edit]);
+            assert_eq!(near, Some(BLOCKS), "{text}");
+        }
+        for text in [
+            "({ b: 1, c: 2 });",
+            "f = () => ({ a: 1 });",
+            "{ a; }",
+            "x = { a: 1 };",
+        ] {
+            assert!(checks(text).blocks, "{text}");
         }
     }
 

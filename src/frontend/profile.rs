@@ -232,6 +232,17 @@ struct ProfileFile {
     scoped: Vec<ScopedFile>,
     results: Option<ResultsFile>,
     inline: Option<InlineFile>,
+    #[serde(default)]
+    opaque: Vec<OpaqueFile>,
+}
+
+/// Nodes tree-sitter reads otherwise than the language's own parsers do, left whole (see
+/// grammars/README.md).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpaqueFile {
+    kinds: Vec<String>,
+    at: Vec<String>,
 }
 
 /// Declarations whose one use may take their value instead (see grammars/README.md).
@@ -673,6 +684,8 @@ struct KindInfo {
     within: u32,
     /// Scope groups (of those with `any_enclosure`) whose enclosure this kind cuts off.
     barrier: u32,
+    /// `[[opaque]]` entries (numbered) that name this kind.
+    opaque: u32,
 }
 
 /// A tree-sitter language with its compiled profile.
@@ -691,6 +704,8 @@ pub struct Grammar {
     any_enclosure: u32,
     /// Of those, the groups that move only into a function whose result may go unused.
     unless_result_used: u32,
+    /// The positions of each `[[opaque]]` entry.
+    opaque: Vec<BTreeSet<Position>>,
     results: Results,
     inline: Option<InlineFile>,
     /// Rewrites a text, keeping every byte offset, into what the grammar reads as the
@@ -1057,6 +1072,22 @@ impl Grammar {
                 }
             }
         }
+        if profile.opaque.len() > 32 {
+            return Err(format!("{file}: at most 32 `opaque` entries"));
+        }
+        let mut opaque = Vec::new();
+        for (bit, o) in profile.opaque.iter().enumerate() {
+            for k in &o.kinds {
+                for id in names.kind(k)? {
+                    kinds[usize::from(id)].opaque |= 1 << bit;
+                }
+            }
+            opaque.push(
+                o.at.iter()
+                    .map(|p| names.position(p))
+                    .collect::<Result<BTreeSet<_>, _>>()?,
+            );
+        }
         let results = match &profile.results {
             None => Results::default(),
             Some(r) => {
@@ -1121,6 +1152,7 @@ impl Grammar {
             categories,
             any_enclosure,
             unless_result_used,
+            opaque,
             results,
             inline: profile.inline,
             reading: None,
@@ -1146,8 +1178,23 @@ impl Grammar {
             scoped: 0,
             within: 0,
             barrier: 0,
+            opaque: 0,
         };
         self.kinds.get(usize::from(node.kind_id())).unwrap_or(&NONE)
+    }
+
+    /// True when tree-sitter's reading of `child`, at `field` of `parent`, is one the
+    /// language's own parsers never make there (see [`OpaqueFile`]): the node is left
+    /// whole, with no node of the tree inside it and no hoist out of it.
+    fn is_opaque(&self, parent: TsNode, field: Option<&str>, child: TsNode) -> bool {
+        let bits = self.info(child).opaque;
+        bits != 0
+            && self.opaque.iter().enumerate().any(|(bit, at)| {
+                bits & (1 << bit) != 0
+                    && at
+                        .iter()
+                        .any(|(k, f)| k == parent.kind() && (f.is_none() || f.as_deref() == field))
+            })
     }
 
     /// The label of `node`'s kind, shared by all nodes of that kind.
@@ -1600,7 +1647,7 @@ impl Grammar {
                 .filter(|list| !list.exact)
                 .and_then(|_| hollow(text, &children));
             for (i, (child, field)) in children.iter().enumerate().rev() {
-                if !child.is_named() {
+                if !child.is_named() || self.is_opaque(p.node, *field, *child) {
                     continue;
                 }
                 let comment = self.info(*child).comment;
@@ -2076,6 +2123,26 @@ impl Grammar {
         })
     }
 
+    /// Pushes the named children of `node` that are no extras and not opaque onto a hoist
+    /// search's `stack`, with the scope groups `mask` and whether each may be offered
+    /// (not at a `not_from` position).
+    fn push_named<'t>(
+        &self,
+        stack: &mut Vec<(TsNode<'t>, u32, bool)>,
+        cursor: &mut TreeCursor<'t>,
+        node: TsNode<'t>,
+        mask: u32,
+        not_from: &BTreeSet<Position>,
+    ) {
+        for (c, field) in children(node, cursor).into_iter().rev() {
+            if c.is_named() && !c.is_extra() && !self.is_opaque(node, field, c) {
+                let at =
+                    |(k, f): &Position| k == node.kind() && (f.is_none() || f.as_deref() == field);
+                stack.push((c, mask, !not_from.iter().any(at)));
+            }
+        }
+    }
+
     /// Spans of the nearest descendants of `node` in the same category that may replace it.
     /// A construct of a scope group with `any_enclosure` may leave its enclosure when
     /// `relax()`, the groups whose enclosure holds `node` (and takes it in), names the
@@ -2094,7 +2161,7 @@ impl Grammar {
         let mut stack: Vec<(TsNode<'t>, u32, bool)> = Vec::new();
         let crossed = self.info(node).within;
         let not_from = &category.not_from;
-        push_named(&mut stack, &mut cursor, node, crossed, not_from);
+        self.push_named(&mut stack, &mut cursor, node, crossed, not_from);
         let mut reach = HOIST_REACH;
         while let Some((n, crossed, offered)) = stack.pop() {
             reach -= 1;
@@ -2117,10 +2184,10 @@ impl Grammar {
                     .filter(|c| !c.is_extra() && self.info(*c).member & bit != 0)
                     .count();
                 if info.through & bit != 0 && items <= category.through_max {
-                    push_named(&mut stack, &mut cursor, n, crossed | info.within, not_from);
+                    self.push_named(&mut stack, &mut cursor, n, crossed | info.within, not_from);
                 }
             } else if info.stop & bit == 0 {
-                push_named(&mut stack, &mut cursor, n, crossed | info.within, not_from);
+                self.push_named(&mut stack, &mut cursor, n, crossed | info.within, not_from);
             }
         }
         out
@@ -2185,23 +2252,6 @@ struct Place<'a, 't> {
     enclosed: u32,
     /// The nearest enclosure of the groups with `unless_result_used`.
     function: Option<TsNode<'t>>,
-}
-
-/// Pushes the named, non-extra children of `node` so that they pop in document order,
-/// each with `mask` and whether it stands anywhere but at one of the `not_from` positions.
-fn push_named<'t>(
-    stack: &mut Vec<(TsNode<'t>, u32, bool)>,
-    cursor: &mut TreeCursor<'t>,
-    node: TsNode<'t>,
-    mask: u32,
-    not_from: &BTreeSet<Position>,
-) {
-    for (c, field) in children(node, cursor).into_iter().rev() {
-        if c.is_named() && !c.is_extra() {
-            let at = |(k, f): &Position| k == node.kind() && (f.is_none() || f.as_deref() == field);
-            stack.push((c, mask, !not_from.iter().any(at)));
-        }
-    }
 }
 
 /// How many descendants a node's hoists look at. A chain of blocks that each hold one

@@ -800,6 +800,28 @@ fn reductions_keep_javascript_early_errors_away() {
             "try {\n  KEEP();\n} catch (e) {\n  b();\n} finally {\n  c();\n}\nd();\n",
             "try.*KEEP",
         ),
+        // An object may not come to begin a statement, where engines read a block, and
+        // tree-sitter's reading of a block as an object suggests no edits.
+        (
+            "a, { b: 1, c: KEEP };
+",
+            "b: 1, c: KEEP",
+        ),
+        (
+            "f(() => ({ b: 1, c: KEEP }));
+",
+            "b: 1, c: KEEP",
+        ),
+        (
+            "for (;;) { b: { while (c) { break b; } } }
+",
+            "while",
+        ),
+        (
+            "x = () => { b: { while (c) { KEEP(); } } };
+",
+            "while",
+        ),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {
