@@ -59,6 +59,9 @@ pub struct Checks {
     /// No expression statement begins with `{`, and no arrow function's body is an object
     /// without brackets (see [`block_at`]).
     pub blocks: bool,
+    /// `await`, `yield` and `arguments` are names only where they may be (see
+    /// [`Reserved`]).
+    pub names: bool,
 }
 
 impl Checks {
@@ -79,6 +82,7 @@ impl Checks {
         natives: true,
         syntax: true,
         blocks: true,
+        names: true,
     };
 
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
@@ -101,6 +105,7 @@ impl Checks {
             natives: natives_ok(text, root),
             syntax: syntax_ok(text, root),
             blocks: descendants(root).all(|n| block_at(text, n)),
+            names: names_ok(text, root, Reserved::top(is_module(root))),
         }
     }
 
@@ -126,6 +131,7 @@ impl Checks {
             && !self.natives
             && !self.syntax
             && !self.blocks
+            && !self.names
     }
 
     /// The first broken rule in the whole tree, as a message, or `None`.
@@ -172,6 +178,9 @@ impl Checks {
         if self.blocks && !descendants(root).all(|n| block_at(text, n)) {
             return Some(BLOCKS);
         }
+        if self.names && !names_ok(text, root, Reserved::top(self.module_at(root))) {
+            return Some(NAMES);
+        }
         None
     }
 
@@ -186,12 +195,18 @@ impl Checks {
         let mut at = at.to_vec();
         at.sort_unstable();
         at.dedup();
-        let found = surroundings(text, root, &at);
+        let found = surroundings(text, root, &at, self.module_at(root));
+        // A hoist may also take a class out of the one that declares its private names:
+        // what begins at an edit is looked at too.
         if self.private_names
-            && found
+            && (found
                 .bodies
                 .iter()
                 .any(|&c| !private_names_ok(text, root, c))
+                || found
+                    .starting
+                    .iter()
+                    .any(|(n, _)| !private_names_ok(text, root, *n)))
         {
             return Some(PRIVATE);
         }
@@ -261,6 +276,16 @@ impl Checks {
         if self.blocks && !found.around.iter().all(|&n| block_at(text, n)) {
             return Some(BLOCKS);
         }
+        // A hoist carries a function's code into an async function, a generator or a
+        // static block around it (`function g() { await; }` inside an async one).
+        if self.names
+            && found
+                .starting
+                .iter()
+                .any(|(n, have)| have.reserved.any() && !names_ok(text, *n, have.reserved))
+        {
+            return Some(NAMES);
+        }
         None
     }
 }
@@ -308,7 +333,7 @@ struct Visit<'t, 'a> {
 /// the nodes strictly holding an offset and reads each node's children once: a candidate
 /// that deletes a thousand statements of one list costs one pass over that list, and no
 /// node's parent is asked for (tree-sitter finds a parent by walking down from the root).
-fn surroundings<'t>(text: &'t str, root: Node<'t>, at: &[usize]) -> Surroundings<'t> {
+fn surroundings<'t>(text: &'t str, root: Node<'t>, at: &[usize], module: bool) -> Surroundings<'t> {
     let mut found = Surroundings::default();
     let mut stack = vec![Visit {
         node: root,
@@ -316,7 +341,10 @@ fn surroundings<'t>(text: &'t str, root: Node<'t>, at: &[usize]) -> Surroundings
         scope: None,
         body: None,
         class: None,
-        around: Around::default(),
+        around: Around {
+            reserved: Reserved::top(module),
+            ..Around::default()
+        },
     }];
     while let Some(visit) = stack.pop() {
         let node = visit.node;
@@ -614,10 +642,11 @@ const YIELD: &str = "a yield is outside a generator";
 const EXPORTS: &str = "an export lists a name the module does not declare";
 const STRICT: &str = "a 'use strict' directive reached the top of a sloppy script";
 const LABELS: &str = "a break or continue names a label that does not enclose it";
-const JUMPS: &str = "a return is outside a function, or a break or continue outside what it leaves";
+const JUMPS: &str = "a return is outside a function, a break or continue outside what it leaves, or a label inside another of the same name";
 const NATIVES: &str = "a V8 native (%Name) is not called";
+const NAMES: &str = "await, yield or arguments stands as a name where it may not (in an async function, a generator, a static block)";
 const BLOCKS: &str = "an object literal begins a statement or is an arrow function's body without brackets, where it reads as a block";
-const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, or a destructuring declaration without a value)";
+const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, a destructuring declaration without a value, or a bracketed assignment target that is no name or member)";
 
 /// The kinds of node [`syntax_at`] looks at.
 const SYNTAX_KINDS: &[&str] = &[
@@ -656,7 +685,9 @@ fn syntax_ok(text: &str, root: Node) -> bool {
 ///   hoists in one candidate took away what stood before it), which V8 reads as a
 ///   declaration;
 /// - a destructuring pattern declared without a value (`let[a];`, which tree-sitter reads
-///   as a declaration once `(let[a])` lost its brackets).
+///   as a declaration once `(let[a])` lost its brackets);
+/// - a target of an assignment, `++`, `--` or a `for`-`in` loop in brackets around what is
+///   neither a name nor a member (see [`bracketed_target_ok`]).
 fn syntax_at(text: &str, node: Node) -> bool {
     match node.kind() {
         "expression_statement" => !reads_as_declaration(&text[node.byte_range()]),
@@ -683,10 +714,10 @@ fn syntax_at(text: &str, node: Node) -> bool {
             .is_none_or(|c| !optional_chain(c)),
         "assignment_expression" | "augmented_assignment_expression" | "for_in_statement" => node
             .child_by_field_name("left")
-            .is_none_or(|l| !optional_chain(l)),
+            .is_none_or(|l| !optional_chain(l) && bracketed_target_ok(l)),
         "update_expression" => node
             .child_by_field_name("argument")
-            .is_none_or(|a| !optional_chain(a)),
+            .is_none_or(|a| !optional_chain(a) && bracketed_target_ok(a)),
         kind if is_function(kind) => !strict_beside_non_simple(text, node),
         _ => true,
     }
@@ -777,6 +808,25 @@ fn bare_in(text: &str, node: Node) -> bool {
         }
     }
     false
+}
+
+/// False when `target`, what is assigned to, is in brackets around anything but a name or
+/// a member (`(a[1]) = 2` is fine, `(1) = 2` is not): tree-sitter reads any expression in
+/// brackets there, and a hoist inside them took `a[1]` to `1`.
+fn bracketed_target_ok(target: Node) -> bool {
+    let mut inner = target;
+    while inner.kind() == "parenthesized_expression" {
+        let mut cursor = inner.walk();
+        let Some(content) = inner.named_children(&mut cursor).find(|c| !c.is_extra()) else {
+            return false;
+        };
+        inner = content;
+    }
+    inner.id() == target.id()
+        || (matches!(
+            inner.kind(),
+            "identifier" | "member_expression" | "subscript_expression"
+        ) && !optional_chain(inner))
 }
 
 /// True when the member access, subscript or call `node` reads an optional chain outside
@@ -1012,6 +1062,11 @@ struct Around<'s> {
     labels: Vec<(&'s str, bool)>,
     /// A labelled `continue` inside names a label that is not on a loop.
     misplaced: bool,
+    /// The labels of statements inside (in the same function), which no label around may
+    /// repeat (`a: { a: ; }` is an early error).
+    labelled: Vec<&'s str>,
+    /// Where `await`, `yield` and `arguments` may not be names.
+    reserved: Reserved,
 }
 
 impl<'s> Around<'s> {
@@ -1021,10 +1076,12 @@ impl<'s> Around<'s> {
         if is_function(kind) || kind == STATIC_BLOCK {
             *self = Around {
                 function: kind != STATIC_BLOCK,
+                reserved: self.reserved.enter(node),
                 ..Around::default()
             };
             return;
         }
+        self.reserved = self.reserved.enter(node);
         self.loop_ |= is_loop(kind);
         self.breakable |= is_loop(kind) || kind == "switch_statement";
         if kind == "labeled_statement"
@@ -1046,8 +1103,113 @@ impl<'s> Around<'s> {
                     && self
                         .labels
                         .iter()
-                        .all(|&(l, _)| have.labels.iter().any(|&(k, looped)| k == l && looped))))
+                        .all(|&(l, _)| have.labels.iter().any(|&(k, looped)| k == l && looped))
+                    && self
+                        .labelled
+                        .iter()
+                        .all(|&l| !have.labels.iter().any(|&(k, _)| k == l))))
     }
+}
+
+/// Where `await`, `yield` and `arguments` may not be names (tree-sitter reads them as names
+/// anywhere): `await` in an async function, a class's static block or a module's top level,
+/// `yield` in a generator, `arguments` in a static block or a class field. A function
+/// inside sets its own, but an arrow function keeps those around it (and adds `await`
+/// when it is async). A hoist takes code out of a function into the one around it, so
+/// `function g() { await; }` inside an async function became `await;` there.
+#[derive(Default, Clone, Copy, PartialEq)]
+struct Reserved {
+    awaits: bool,
+    yields: bool,
+    arguments: bool,
+}
+
+impl Reserved {
+    /// At the top of a script or a `module`.
+    fn top(module: bool) -> Reserved {
+        Reserved {
+            awaits: module,
+            ..Reserved::default()
+        }
+    }
+
+    /// True when any of the three may not be a name here.
+    fn any(self) -> bool {
+        self != Reserved::default()
+    }
+
+    /// What holds inside `node`, this holding around it.
+    fn enter(self, node: Node) -> Reserved {
+        let has = |token: &str| {
+            let mut cursor = node.walk();
+            node.children(&mut cursor).any(|c| c.kind() == token)
+        };
+        match node.kind() {
+            "arrow_function" => Reserved {
+                awaits: self.awaits || has("async"),
+                ..self
+            },
+            STATIC_BLOCK => Reserved {
+                awaits: true,
+                yields: false,
+                arguments: true,
+            },
+            "field_definition" => Reserved {
+                arguments: true,
+                ..self
+            },
+            kind if is_function(kind) => Reserved {
+                awaits: has("async"),
+                yields: matches!(
+                    kind,
+                    "generator_function" | "generator_function_declaration"
+                ) || has("*"),
+                arguments: false,
+            },
+            _ => self,
+        }
+    }
+
+    /// True when `word` may not be a name here.
+    fn forbids(self, word: &str) -> bool {
+        match word {
+            "await" => self.awaits,
+            "yield" => self.yields,
+            "arguments" => self.arguments,
+            _ => false,
+        }
+    }
+}
+
+/// True when no name below `node` (itself included), where `reserved` holds around it, is
+/// one that [`Reserved`] forbids where it stands. Found by a walk only when the text says
+/// one of the words.
+fn names_ok(text: &str, node: Node, reserved: Reserved) -> bool {
+    let span = &text[node.byte_range()];
+    if !["await", "yield", "arguments"]
+        .iter()
+        .any(|w| mentions_keyword(span, w))
+    {
+        return true;
+    }
+    let mut stack = vec![(node, reserved)];
+    let mut cursor = node.walk();
+    while let Some((n, around)) = stack.pop() {
+        if matches!(
+            n.kind(),
+            "identifier"
+                | "shorthand_property_identifier"
+                | "shorthand_property_identifier_pattern"
+        ) {
+            if around.forbids(&text[n.byte_range()]) {
+                return false;
+            }
+            continue;
+        }
+        let inside = around.enter(n);
+        stack.extend(n.named_children(&mut cursor).map(|c| (c, inside)));
+    }
+    true
 }
 
 /// Whether every jump below `root` (the root of the tree) has what it needs around it in
@@ -1121,6 +1283,11 @@ fn leaving<'s>(text: &'s str, node: Node) -> Around<'s> {
                 }
             }
             _ if holds_statements(kind) => {
+                if kind == "labeled_statement"
+                    && let Some(l) = n.child_by_field_name("label")
+                {
+                    needs.labelled.push(name(l));
+                }
                 let mut have = have;
                 have.enter(text, n);
                 let mut cursor = n.walk();
@@ -1250,10 +1417,27 @@ fn declared<'s>(text: &'s str, body: Node) -> BTreeSet<&'s str> {
         .collect()
 }
 
+/// True when `text` may use a private name: a `#` and a name after a `.` (`this.#x`) or
+/// before `in` (`#x in o`), spaces aside. What begins at each edit is checked for private
+/// names, and a library's `#`s are in its comments and strings (`/#sec-...` in lodash's):
+/// without this, each would cost a walk of everything hoisted.
+fn mentions_private_use(text: &str) -> bool {
+    text.match_indices('#').any(|(at, _)| {
+        let after = &text[at + 1..];
+        let name = after.len() - after.trim_start_matches(is_name_char).len();
+        if name == 0 {
+            return false;
+        }
+        let before = text[..at].trim_end();
+        let rest = after[name..].trim_start();
+        before.ends_with('.') || (rest.starts_with("in") && !rest[2..].starts_with(is_name_char))
+    })
+}
+
 /// True when every private name used below `root` is declared by a class body around it
 /// (`top` is the tree's root).
 fn private_names_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>) -> bool {
-    if !text[root.byte_range()].contains('#') {
+    if !mentions_private_use(&text[root.byte_range()]) {
         return true;
     }
     descendants(root)
@@ -1641,6 +1825,93 @@ mod tests {
             };
             assert_eq!(only.violation(text, root), None, "{text}");
             assert!(checks(text).syntax, "{text}");
+        }
+    }
+
+    #[test]
+    fn await_yield_and_arguments_are_names_only_where_they_may_be() {
+        for text in [
+            "function f() { await; }",
+            "async function f() { function g() { await; } }",
+            "function* g() { function h() { var yield; } }",
+            "class C { static { function f() { arguments; } } }",
+            "class C { x = function () { return arguments; }; }",
+            "async function f() { return { await: 1 }.await; }",
+        ] {
+            assert!(checks(text).names, "{text}");
+        }
+        for text in [
+            "async function f() { await; }",
+            "function* g() { var yield; }",
+            "class C { static { var await; } }",
+            "class C { static { () => arguments; } }",
+            "class C { x = arguments; }",
+            "async function f() { ({ await }); }",
+        ] {
+            assert!(!checks(text).names, "{text}");
+        }
+        // What a hoist left in an async function, judged near the edit.
+        let text = "async function f() { await; }";
+        let tree = parse(text);
+        let at = text.find("await").unwrap();
+        let near = Checks::ALL.violation_near(text, tree.root_node(), &[at, at + 6]);
+        assert_eq!(near, Some(NAMES));
+        // In a module, `await` is reserved at the top level too.
+        assert!(!checks("export const a = 1;\nawait;").names);
+    }
+
+    #[test]
+    fn private_names_are_looked_for_where_they_are_used() {
+        for text in ["this.#x", "a?.#m()", "o .\n #y", "#x in o", "#x\nin o"] {
+            assert!(mentions_private_use(text), "{text:?}");
+        }
+        for text in [
+            "#x;",
+            "// see /#sec-x",
+            "'#'",
+            "#x instanceof o",
+            "a # b",
+            "#in",
+        ] {
+            assert!(!mentions_private_use(text), "{text:?}");
+        }
+        // A class taken out of the one that declares its private name, at the top level.
+        let text = "class B { n() { this.#x; } }";
+        let tree = parse(text);
+        let near = Checks::ALL.violation_near(text, tree.root_node(), &[0, text.len()]);
+        assert_eq!(near, Some(PRIVATE));
+    }
+
+    #[test]
+    fn a_label_never_repeats_inside_itself() {
+        // `a: ;` hoisted out of `function f() { a: ; }` into the statement labelled `a`.
+        let text = "a: a: ;";
+        let tree = parse(text);
+        let near = Checks::ALL.violation_near(text, tree.root_node(), &[3, 7]);
+        assert_eq!(near, Some(JUMPS));
+        let text = "a: b: ;";
+        let tree = parse(text);
+        assert_eq!(
+            Checks::ALL.violation_near(text, tree.root_node(), &[3, 7]),
+            None
+        );
+    }
+
+    #[test]
+    fn a_bracketed_target_is_a_name_or_a_member() {
+        for text in ["(a[1]) = 2;", "((a.b))++;", "for ((a) in b);", "(a) += 1;"] {
+            assert!(checks(text).syntax, "{text}");
+        }
+        for text in [
+            "(1) = 2;",
+            "(b + c)++;",
+            "for ((b + c) in d);",
+            "(this) = 1;",
+            "(a?.b) = 1;",
+        ] {
+            let tree = parse(text);
+            assert!(!tree.root_node().has_error(), "{text}");
+            assert!(!checks(text).syntax, "{text}");
         }
     }
 

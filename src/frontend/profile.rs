@@ -1190,10 +1190,7 @@ impl Grammar {
         let bits = self.info(child).opaque;
         bits != 0
             && self.opaque.iter().enumerate().any(|(bit, at)| {
-                bits & (1 << bit) != 0
-                    && at
-                        .iter()
-                        .any(|(k, f)| k == parent.kind() && (f.is_none() || f.as_deref() == field))
+                bits & (1 << bit) != 0 && holds_position(at, (parent.kind(), field))
             })
     }
 
@@ -1910,12 +1907,8 @@ impl Grammar {
                 }
             }
         }
-        let matches = |set: &BTreeSet<Position>, (kind, field): (&str, Option<&str>)| {
-            set.iter()
-                .any(|(k, f)| k == kind && (f.is_none() || f.as_deref() == field))
-        };
         let own = leads.last().copied().unwrap_or(("", None));
-        let at = |set: &BTreeSet<Position>| matches(set, own);
+        let at = |set: &BTreeSet<Position>| holds_position(set, own);
         for (bit, category) in self.categories.iter().enumerate() {
             let bit = 1u32 << bit;
             if info.member & bit == 0 || at(&category.fixed) {
@@ -1933,7 +1926,7 @@ impl Grammar {
                         || parent.is_some_and(|p| has_token(text, p, &a.when_parent_has))
                 };
                 for a in &category.avoid {
-                    if a.leading && leads.iter().any(|&p| matches(&a.at, p)) && applies(a) {
+                    if a.leading && leads.iter().any(|&p| holds_position(&a.at, p)) && applies(a) {
                         leading |= a.bit;
                     } else if at(&a.at) && applies(a) {
                         direct |= a.bit;
@@ -2109,9 +2102,7 @@ impl Grammar {
     ) -> bool {
         let (kind, field) = (at.0.as_str(), at.1.as_deref());
         self.categories.iter().flat_map(|c| &c.avoid).all(|a| {
-            let here =
-                a.at.iter()
-                    .any(|(k, f)| k == kind && (f.is_none() || f.as_deref() == field));
+            let here = holds_position(&a.at, (kind, field));
             if !here || !a.when_parent_has.is_empty() {
                 return true;
             }
@@ -2136,9 +2127,8 @@ impl Grammar {
     ) {
         for (c, field) in children(node, cursor).into_iter().rev() {
             if c.is_named() && !c.is_extra() && !self.is_opaque(node, field, c) {
-                let at =
-                    |(k, f): &Position| k == node.kind() && (f.is_none() || f.as_deref() == field);
-                stack.push((c, mask, !not_from.iter().any(at)));
+                let offered = !holds_position(not_from, (node.kind(), field));
+                stack.push((c, mask, offered));
             }
         }
     }
@@ -2252,6 +2242,12 @@ struct Place<'a, 't> {
     enclosed: u32,
     /// The nearest enclosure of the groups with `unless_result_used`.
     function: Option<TsNode<'t>>,
+}
+
+/// True when `set` names the position `(kind, field)`: the kind alone, or with that field.
+fn holds_position(set: &BTreeSet<Position>, (kind, field): (&str, Option<&str>)) -> bool {
+    set.iter()
+        .any(|(k, f)| k == kind && (f.is_none() || f.as_deref() == field))
 }
 
 /// How many descendants a node's hoists look at. A chain of blocks that each hold one
