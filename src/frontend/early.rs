@@ -1254,8 +1254,9 @@ fn on_loop(mut node: Node) -> bool {
 
 /// What the jumps that leave `node` need around it: for a `return` a function, a `break` a
 /// loop or a `switch`, a `continue` a loop, a labelled `continue` its label on a loop (a
-/// labelled `break`'s label is [`labels_ok`]'s); and whether a labelled `continue` inside
-/// names a label there that is not on a loop. Only statements are looked into, not
+/// labelled `break`'s label is [`labels_ok`]'s); whether a labelled `continue` inside
+/// names a label there that is not on a loop; and the labels inside, none of which may
+/// stand around it. Only statements are looked into, not
 /// expressions: a jump inside a function or a class within `node` is that one's.
 fn leaving<'s>(text: &'s str, node: Node) -> Around<'s> {
     let name = |n: Node| text.get(n.byte_range()).unwrap_or_default();
