@@ -55,6 +55,9 @@ const PART_OUTSIDE: &str = "a table part outside a table";
 const CELL_OUTSIDE: &str = "a table cell outside a row";
 const FRAME_OUTSIDE: &str = "a frame outside a frameset";
 const FOSTERED: &str = "content in a table outside its cells";
+/// `<mi/>` hoisted out of its `<math>`, where `/>` closes nothing and the element holds
+/// what follows (`<style/>` all the rest of the page).
+const SELF_CLOSED: &str = "a `/>` on an HTML element that is not void";
 
 /// How many of `errors` are of each kind of [`MOVING`].
 fn moving(errors: &[(usize, &'static str)]) -> [usize; MOVING.len()] {
@@ -638,13 +641,39 @@ fn find_ignoring_case(hay: &str, from: usize, text: &str) -> Option<usize> {
 /// What `text` opens with once a byte-order mark, whitespace and comments are skipped.
 pub(super) fn opening(text: &str) -> &str {
     let mut rest = text.trim_start_matches('\u{feff}').trim_start();
-    while let Some(comment) = rest.strip_prefix("<!--") {
-        rest = comment
-            .split_once("-->")
-            .map_or("", |(_, after)| after)
-            .trim_start();
+    while rest.starts_with("<!--") {
+        let (end, _) = comment_end(rest, 0);
+        rest = rest[end..].trim_start();
     }
     rest
+}
+
+/// Where the comment that begins at `start` of `text` (with `<!--`) ends, as HTML's
+/// tokenizer reads it, and the parse error it is, if any: `<!-->` and `<!--->` are whole
+/// (empty) comments, and `--!>` ends one as `-->` does.
+fn comment_end(text: &str, start: usize) -> (usize, Option<&'static str>) {
+    let body = start + "<!--".len();
+    let rest = &text[body..];
+    for closing in [">", "->"] {
+        if rest.starts_with(closing) {
+            return (
+                body + closing.len(),
+                Some("an empty comment closed at once"),
+            );
+        }
+    }
+    let plain = rest.find("-->").map(|at| (at, at + 3, None));
+    let banged = rest
+        .find("--!>")
+        .map(|at| (at, at + 4, Some("a comment closed by `--!>`")));
+    match [plain, banged]
+        .into_iter()
+        .flatten()
+        .min_by_key(|&(at, _, _)| at)
+    {
+        Some((_, end, error)) => (body + end, error),
+        None => (text.len(), Some("a comment the text ends in")),
+    }
 }
 
 /// True when `text` starts with `prefix` (ASCII) in any case.
@@ -773,13 +802,10 @@ impl Dom {
             let rest = &text[i..];
             let next = bytes.get(i + 1).copied().unwrap_or(0);
             if rest.starts_with("<!--") {
-                let end = match text[i + 4..].find("-->") {
-                    Some(at) => i + 4 + at + 3,
-                    None => {
-                        dom.errors.push((i, "a comment the text ends in"));
-                        text.len()
-                    }
-                };
+                let (end, error) = comment_end(text, i);
+                if let Some(error) = error {
+                    dom.errors.push((i, error));
+                }
                 dom.add(top, Item::other("#comment", i..end));
                 i = end;
             } else if rest.starts_with("<![CDATA[") && dom.items[top].foreign {
@@ -1065,6 +1091,9 @@ impl Dom {
                 self.errors.push((start, CELL_OUTSIDE));
             }
         }
+        if !foreign && tag.self_closing && !VOID.contains(&name.as_str()) {
+            self.errors.push((start, SELF_CLOSED));
+        }
         if !foreign && name == "frame" && !self.is_open("frameset") {
             self.errors.push((start, FRAME_OUTSIDE));
         }
@@ -1087,6 +1116,11 @@ impl Dom {
         };
         if foreign && tag.self_closing || !foreign && VOID.contains(&item.name.as_str()) {
             // Complete as it stands.
+        } else if !foreign && item.name == "plaintext" {
+            // Text to the end of the page: no tag ends it, and no parse error.
+            item.content.end = text.len();
+            item.span.end = text.len();
+            item.closed = false;
         } else if !foreign && RAW.contains(&item.name.as_str()) {
             let close = format!("</{}", item.name);
             let end_tag = if item.name == "script" {
@@ -1190,7 +1224,9 @@ fn build(text: &str, dom: &Dom, limit: Option<u32>, slack: bool) -> Tree {
                 let mut other =
                     Node::new(NodeKind::Comment, label.into(), item.span.clone(), delete);
                 // A legacy DOCTYPE (HTML 4.01's, with its public and system identifiers)
-                // may give way to the shortest.
+                // may give way to the shortest. That may change the mode browsers read the
+                // page in (quirks to standards, for a Transitional one): not a parse
+                // error, but a change the test judges, as it judges any edit.
                 const SHORTEST: &str = "<!DOCTYPE html>";
                 if label == "#doctype" && item.span.len() > SHORTEST.len() {
                     other.alternatives =
@@ -1592,6 +1628,62 @@ mod tests {
         assert_eq!(elements(page)[0], "<script>w('<script>x</script>");
         let page = "<!DOCTYPE html><script><!-->a</script><p>";
         assert_eq!(elements(page)[0], "<script><!-->a</script>");
+    }
+
+    /// The kinds of parse error in `page`, in order.
+    fn error_kinds(page: &str) -> Vec<&'static str> {
+        Dom::parse(page)
+            .errors
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect()
+    }
+
+    /// `<!-->` and `<!--->` are whole comments and `--!>` ends one, as in browsers: what
+    /// follows is markup, and the end tags in it close their elements.
+    #[test]
+    fn comments_end_where_browsers_end_them() {
+        let page = "<!DOCTYPE html><p>z</p><template><!-->x</template><div><!--->y</div>";
+        assert_eq!(
+            elements(page),
+            [
+                "<p>z</p>",
+                "<template><!-->x</template>",
+                "<div><!--->y</div>"
+            ]
+        );
+        let page = "<!DOCTYPE html><div><!-- c --!>x</div><p>a";
+        assert_eq!(elements(page), ["<div><!-- c --!>x</div>", "<p>a"]);
+        assert_eq!(
+            error_kinds("<!DOCTYPE html><!-->"),
+            ["an empty comment closed at once"]
+        );
+        assert_eq!(
+            error_kinds("<!DOCTYPE html><!-- a --!>"),
+            ["a comment closed by `--!>`"]
+        );
+        assert!(error_kinds("<!DOCTYPE html><!-- a -- b --><!---->").is_empty());
+        assert_eq!(opening("<!--> <!--- a --!> <p>"), "<p>");
+    }
+
+    /// A MathML or SVG element's `/>` closes nothing outside `<math>` and `<svg>`: a parse
+    /// error of its own, so that no hoist makes one where the page had none (the hoisted
+    /// `<g/>` held what followed, a hoisted `<style/>` the rest of the page).
+    #[test]
+    fn a_slash_closes_only_foreign_and_void_elements() {
+        assert!(error_kinds("<!DOCTYPE html><svg><g/><style/></svg><br/><p>x").is_empty());
+        assert!(error_kinds("<!DOCTYPE html><g/>x").contains(&SELF_CLOSED));
+        assert!(error_kinds("<!DOCTYPE html><style/>y</p>").contains(&SELF_CLOSED));
+        let html = Html::for_original("<!DOCTYPE html><b><svg><g/></svg>x");
+        assert!(!html.is_valid("<!DOCTYPE html><g/>x"));
+    }
+
+    /// Everything after `<plaintext>` is its text: no tag there is markup.
+    #[test]
+    fn plaintext_holds_the_rest_of_the_page() {
+        let page = "<!DOCTYPE html><plaintext>a<script>b</plaintext><i>";
+        assert_eq!(elements(page), [&page[15..]]);
+        assert!(Dom::parse(page).errors.is_empty());
     }
 
     /// End tags HTML lets a page leave out, where what follows would close the element

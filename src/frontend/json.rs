@@ -78,15 +78,57 @@ impl Json {
     }
 
     /// True when `text`, which parses (misread in at most as many places as the original),
-    /// holds a value and not only comments and whitespace.
+    /// holds a value and not only comments and whitespace, and, when the original is
+    /// misread (its trailing commas), has no comma without a value before it.
     fn holds_a_value(&self, text: &str) -> bool {
-        holds_a_value(text, self.allowed())
+        holds_a_value(text, self.allowed()) && (self.allowed() == 0 || !stray_comma(text))
     }
 
     /// `tree`, parsed from `text`, unless `text` holds no value.
     fn valued(&self, text: &str, tree: Result<Tree, SyntaxError>) -> Result<Tree, SyntaxError> {
         valued(text, tree, self.allowed())
     }
+}
+
+/// True when `text` holds a comma with no value before it (`[,]`, `{"a": 1,,}`): what is
+/// left of `["x",]` without its element. tree-sitter-json reads no trailing comma, so an
+/// original with them (JSON with comments, a `tsconfig.json`) is reduced with its misread
+/// places counted, and `[,]` counts no more of them than `["x",]`; but no reader of such
+/// files takes it. Strings and comments are skipped.
+fn stray_comma(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut last = b'[';
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'"' => {
+                at += 1;
+                while let Some(&c) = bytes.get(at) {
+                    at += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+                last = b'"';
+                continue;
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at = text[at..].find('\n').map_or(text.len(), |n| at + n);
+                continue;
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'*') => {
+                at = text[at + 2..]
+                    .find("*/")
+                    .map_or(text.len(), |n| at + 2 + n + 2);
+                continue;
+            }
+            b',' if matches!(last, b'[' | b'{' | b',' | b':') => return true,
+            _ if b.is_ascii_whitespace() => {}
+            _ => last = b,
+        }
+        at += 1;
+    }
+    false
 }
 
 /// True when `text`, which parses with at most `allowed` ERROR and MISSING nodes, holds a
@@ -107,6 +149,13 @@ fn valued(
     allowed: usize,
 ) -> Result<Tree, SyntaxError> {
     let tree = tree?;
+    if allowed > 0 && stray_comma(text) {
+        return Err(SyntaxError {
+            line: 1,
+            column: 1,
+            message: String::from("a comma with no value before it"),
+        });
+    }
     if holds_a_value(text, allowed) {
         Ok(tree)
     } else {
@@ -157,6 +206,9 @@ impl Frontend for Json {
     /// Only members, elements and comments are judged without a parse: a document's own
     /// values are no list that stays valid, so the last one never goes unparsed.
     fn deletions_stay_valid(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
+        if self.allowed() > 0 && stray_comma(candidate) {
+            return Some(false);
+        }
         GRAMMAR.deletions_stay_valid(base, edits, candidate)
     }
 
@@ -209,6 +261,11 @@ mod tests {
         assert!(json.is_valid("{\"a\": 1}"));
         assert!(!json.is_valid("{\n  \"a\": ,\n  \"b\": [1, 2,],\n}\n"));
         assert!(!json.is_valid("// c\n"));
+        // What is left of `[1, 2,]` without its elements is no JSON with trailing commas.
+        assert!(!json.is_valid("{\n  \"b\": [,],\n}\n"));
+        assert!(!json.is_valid("{\"a\": {,}}"));
+        assert!(json.is_valid("{\"b\": [\",\", \"[,\" /* [, */],}"));
+        assert!(json.parse("{\"a\": [,]}").is_err());
         assert!(Json::for_original("not json at all").note().is_none());
     }
 
