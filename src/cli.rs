@@ -78,7 +78,8 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(0..=255))]
     pub exit_code: i32,
     /// Interesting only if the test's stdout or stderr also matches this regular
-    /// expression (searched in the first and the last 2 MiB of each stream).
+    /// expression (searched in the first and the last 2 MiB of each stream; `^` and `$`
+    /// match at each line's start and end, as in grep).
     #[arg(long = "match", value_name = "REGEX")]
     pub pattern: Option<String>,
     /// Hang reduction: a run that hits --timeout is interesting and a run that ends in time
@@ -151,14 +152,19 @@ impl Cli {
             None => None,
         };
         let pattern = match &self.pattern {
-            Some(p) => Some(regex::bytes::Regex::new(p).map_err(|e| {
-                let reason = e.to_string();
-                let last = reason.lines().rev().find(|l| !l.trim().is_empty());
-                format!(
-                    "invalid --match pattern {p:?}: {}",
-                    last.unwrap_or("syntax error").trim()
-                )
-            })?),
+            Some(p) => Some(
+                regex::bytes::RegexBuilder::new(p)
+                    .multi_line(true)
+                    .build()
+                    .map_err(|e| {
+                        let reason = e.to_string();
+                        let last = reason.lines().rev().find(|l| !l.trim().is_empty());
+                        format!(
+                            "invalid --match pattern {p:?}: {}",
+                            last.unwrap_or("syntax error").trim()
+                        )
+                    })?,
+            ),
             None => None,
         };
         config.condition = Condition {

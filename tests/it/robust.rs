@@ -564,6 +564,9 @@ fn exit_code_and_match_conditions() {
     let out = s.run(&["a.xml", "./says.sh", "-q", "--match", "segfault in \\w+"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(s.read("a.reduced.xml"), "<bug/>");
+    // `$` ends a line, as in grep, though the stream goes on past its line break.
+    let out = s.run(&["a.xml", "./says.sh", "-q", "--match", "^fatal: .*parse$"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // The conditions are AND-ed: the right text with the wrong status is not enough.
     let out = s.run(&["a.xml", "./code.sh", "-q", "--match", "."]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
