@@ -68,8 +68,16 @@ fn main() -> ExitCode {
                 treereduce::tell!("treereduce: {e}");
                 return ExitCode::from(EXIT_USAGE as u8);
             }
-            if config.verbose || summary.interrupted {
+            if config.verbose {
                 treereduce::tell!("{summary}");
+            } else if summary.interrupted {
+                // `-q` prints errors only; where the best result is still needs saying.
+                treereduce::tell!(
+                    "treereduce: interrupted; the best result so far ({} of {} bytes) is in {}",
+                    summary.bytes_after,
+                    summary.bytes_before,
+                    summary.output.display()
+                );
             }
             ExitCode::from(if summary.interrupted {
                 EXIT_INTERRUPTED as u8

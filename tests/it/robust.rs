@@ -419,6 +419,23 @@ fn sigint_stops_with_the_best_text_a_summary_and_exit_130() {
     assert!(check.success(), "the output is not interesting: {result}");
     assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
     assert!(eventually(10, || !alive(&mark)));
+    // With -q, one line says where the result is.
+    std::fs::remove_file(&output).unwrap();
+    let child = s
+        .command(&["a.xml", "./t.sh", "-q", "--timeout", "30"])
+        .spawn()
+        .unwrap();
+    assert!(
+        eventually(120, || output.exists()),
+        "never started reducing"
+    );
+    signal(&child, nix::sys::signal::Signal::SIGINT);
+    let out = finish(child, 60);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(said.contains("the best result so far"), "{said}");
+    assert!(said.contains("a.reduced.xml"), "{said}");
 }
 
 #[test]
