@@ -40,14 +40,16 @@ pub struct Html {
 }
 
 /// The parse errors after which a browser's tree is not the text's: it drops a table part
-/// or a frame, adds a row, moves content out of a table, or reads CDATA as a comment.
-/// Another error the original has (a `&copy` without its `;`) is no licence for one.
-const MOVING: [&str; 5] = [
+/// or a frame, adds a row, moves content out of a table, reads CDATA as a comment, or
+/// leaves open an element whose `/>` closes nothing. Another error the original has (a
+/// `&copy` without its `;`) is no licence for one.
+const MOVING: [&str; 6] = [
     CDATA_OUTSIDE,
     PART_OUTSIDE,
     CELL_OUTSIDE,
     FRAME_OUTSIDE,
     FOSTERED,
+    SELF_CLOSED,
 ];
 
 const CDATA_OUTSIDE: &str = "a CDATA section outside SVG and MathML";
@@ -1675,6 +1677,9 @@ mod tests {
         assert!(error_kinds("<!DOCTYPE html><g/>x").contains(&SELF_CLOSED));
         assert!(error_kinds("<!DOCTYPE html><style/>y</p>").contains(&SELF_CLOSED));
         let html = Html::for_original("<!DOCTYPE html><b><svg><g/></svg>x");
+        assert!(!html.is_valid("<!DOCTYPE html><g/>x"));
+        // Other errors of the page are no licence for one (four `&copy` without `;`).
+        let html = Html::for_original("<!DOCTYPE html>&copy&copy&copy&copy<svg><g/></svg>x");
         assert!(!html.is_valid("<!DOCTYPE html><g/>x"));
     }
 

@@ -81,7 +81,7 @@ impl Json {
     /// holds a value and not only comments and whitespace, and, when the original is
     /// misread (its trailing commas), has no comma without a value before it.
     fn holds_a_value(&self, text: &str) -> bool {
-        holds_a_value(text, self.allowed()) && (self.allowed() == 0 || !stray_comma(text))
+        holds_a_value(text, self.allowed()) && (self.allowed() == 0 || stray_comma(text).is_none())
     }
 
     /// `tree`, parsed from `text`, unless `text` holds no value.
@@ -90,12 +90,12 @@ impl Json {
     }
 }
 
-/// True when `text` holds a comma with no value before it (`[,]`, `{"a": 1,,}`): what is
+/// Where `text` holds a comma with no value before it (`[,]`, `{"a": 1,,}`): what is
 /// left of `["x",]` without its element. tree-sitter-json reads no trailing comma, so an
 /// original with them (JSON with comments, a `tsconfig.json`) is reduced with its misread
 /// places counted, and `[,]` counts no more of them than `["x",]`; but no reader of such
 /// files takes it. Strings and comments are skipped.
-fn stray_comma(text: &str) -> bool {
+fn stray_comma(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut last = b'[';
     let mut at = 0;
@@ -122,13 +122,13 @@ fn stray_comma(text: &str) -> bool {
                     .map_or(text.len(), |n| at + 2 + n + 2);
                 continue;
             }
-            b',' if matches!(last, b'[' | b'{' | b',' | b':') => return true,
+            b',' if matches!(last, b'[' | b'{' | b',' | b':') => return Some(at),
             _ if b.is_ascii_whitespace() => {}
             _ => last = b,
         }
         at += 1;
     }
-    false
+    None
 }
 
 /// True when `text`, which parses with at most `allowed` ERROR and MISSING nodes, holds a
@@ -149,10 +149,13 @@ fn valued(
     allowed: usize,
 ) -> Result<Tree, SyntaxError> {
     let tree = tree?;
-    if allowed > 0 && stray_comma(text) {
+    if allowed > 0
+        && let Some(at) = stray_comma(text)
+    {
+        let (line, column) = super::line_and_column(text, at);
         return Err(SyntaxError {
-            line: 1,
-            column: 1,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
             message: String::from("a comma with no value before it"),
         });
     }
@@ -206,7 +209,7 @@ impl Frontend for Json {
     /// Only members, elements and comments are judged without a parse: a document's own
     /// values are no list that stays valid, so the last one never goes unparsed.
     fn deletions_stay_valid(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
-        if self.allowed() > 0 && stray_comma(candidate) {
+        if self.allowed() > 0 && stray_comma(candidate).is_some() {
             return Some(false);
         }
         GRAMMAR.deletions_stay_valid(base, edits, candidate)
@@ -265,7 +268,8 @@ mod tests {
         assert!(!json.is_valid("{\n  \"b\": [,],\n}\n"));
         assert!(!json.is_valid("{\"a\": {,}}"));
         assert!(json.is_valid("{\"b\": [\",\", \"[,\" /* [, */],}"));
-        assert!(json.parse("{\"a\": [,]}").is_err());
+        let err = json.parse("{\"a\":\n  [,]}").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 4));
         assert!(Json::for_original("not json at all").note().is_none());
     }
 
