@@ -104,7 +104,7 @@ impl Checks {
             jumps,
             natives: natives_ok(text, root),
             syntax: syntax_ok(text, root),
-            blocks: descendants(root).all(|n| block_at(text, n)),
+            blocks: blocks_ok(text, root),
             names: names_ok(text, root, Reserved::top(is_module(root))),
         }
     }
@@ -175,7 +175,7 @@ impl Checks {
         if self.syntax && !syntax_ok(text, root) {
             return Some(SYNTAX);
         }
-        if self.blocks && !descendants(root).all(|n| block_at(text, n)) {
+        if self.blocks && !blocks_ok(text, root) {
             return Some(BLOCKS);
         }
         if self.names && !names_ok(text, root, Reserved::top(self.module_at(root))) {
@@ -447,24 +447,34 @@ fn for_await_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>, module: bool) -> 
     if !mentions_for_await(&text[root.byte_range()]) {
         return true;
     }
-    let has = |node: Node, token: &str| {
-        let mut cursor = node.walk();
-        node.children(&mut cursor).any(|c| c.kind() == token)
-    };
     descendants(root)
-        .filter(|n| n.kind() == "for_in_statement" && has(*n, "await"))
+        .filter(|n| n.kind() == "for_in_statement" && has_token(*n, "await"))
         .all(|lp| {
             // A class's static block is no function, and no top level either.
             let around =
                 ancestors(top, lp).find(|n| is_function(n.kind()) || n.kind() == STATIC_BLOCK);
             match around {
-                Some(f) => f.kind() != STATIC_BLOCK && has(f, "async"),
+                Some(f) => f.kind() != STATIC_BLOCK && has_token(f, "async"),
                 None => module,
             }
         })
 }
 
 const STATIC_BLOCK: &str = "class_static_block";
+
+/// True when one of `node`'s own children is the token `token` (`async`, `*`, `await`).
+fn has_token(node: Node, token: &str) -> bool {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| c.kind() == token)
+}
+
+/// True when the function `function` is a generator (a method one by its `*`).
+fn is_generator(function: Node) -> bool {
+    matches!(
+        function.kind(),
+        "generator_function" | "generator_function_declaration"
+    ) || (function.kind() == "method_definition" && has_token(function, "*"))
+}
 
 /// True when every `yield` expression below `root` has a generator around it: the nearest
 /// function (an arrow function or a class's static block is no generator) of which it is
@@ -489,12 +499,7 @@ fn yields_ok<'t>(text: &str, top: Node<'t>, root: Node<'t>) -> bool {
                 if !is_function(n.kind()) || named_by {
                     continue;
                 }
-                let mut cursor = n.walk();
-                return matches!(
-                    n.kind(),
-                    "generator_function" | "generator_function_declaration"
-                ) || (n.kind() == "method_definition"
-                    && n.children(&mut cursor).any(|c| c.kind() == "*"));
+                return is_generator(n);
             }
             false
         })
@@ -723,6 +728,12 @@ fn syntax_at(text: &str, node: Node) -> bool {
     }
 }
 
+/// True when no node below `root` reads as a block where tree-sitter sees an object (see
+/// [`block_at`]).
+fn blocks_ok(text: &str, root: Node) -> bool {
+    descendants(root).all(|n| block_at(text, n))
+}
+
 /// False when `node` is an expression statement that begins with `{` or an arrow function
 /// whose body is an object literal without brackets. tree-sitter reads an object there
 /// (`{ a: 1 }`), engines a block (the label `a` on the statement `1;`), and
@@ -839,10 +850,7 @@ fn optional_chain(node: Node) -> bool {
             "call_expression" => n.child_by_field_name("function"),
             _ => return false,
         };
-        let mut cursor = n.walk();
-        if n.children(&mut cursor)
-            .any(|c| c.kind() == "optional_chain")
-        {
+        if has_token(n, "optional_chain") {
             return true;
         }
         match next {
@@ -1140,13 +1148,9 @@ impl Reserved {
 
     /// What holds inside `node`, this holding around it.
     fn enter(self, node: Node) -> Reserved {
-        let has = |token: &str| {
-            let mut cursor = node.walk();
-            node.children(&mut cursor).any(|c| c.kind() == token)
-        };
         match node.kind() {
             "arrow_function" => Reserved {
-                awaits: self.awaits || has("async"),
+                awaits: self.awaits || has_token(node, "async"),
                 ..self
             },
             STATIC_BLOCK => Reserved {
@@ -1159,11 +1163,8 @@ impl Reserved {
                 ..self
             },
             kind if is_function(kind) => Reserved {
-                awaits: has("async"),
-                yields: matches!(
-                    kind,
-                    "generator_function" | "generator_function_declaration"
-                ) || has("*"),
+                awaits: has_token(node, "async"),
+                yields: is_generator(node),
                 arguments: false,
             },
             _ => self,
