@@ -651,7 +651,7 @@ const JUMPS: &str = "a return is outside a function, a break or continue outside
 const NATIVES: &str = "a V8 native (%Name) is not called";
 const NAMES: &str = "await, yield or arguments stands as a name where it may not (in an async function, a generator, a static block)";
 const BLOCKS: &str = "an object literal begins a statement or is an arrow function's body without brackets, where it reads as a block";
-const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, a destructuring declaration without a value, or a bracketed assignment target that is no name or member)";
+const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, a destructuring declaration without a value, a bracketed assignment target that is no name or member, or an untagged template with an escape only a tagged one may hold)";
 
 /// The kinds of node [`syntax_at`] looks at.
 const SYNTAX_KINDS: &[&str] = &[
@@ -670,6 +670,7 @@ const SYNTAX_KINDS: &[&str] = &[
     "method_definition",
     "generator_function",
     "generator_function_declaration",
+    "template_string",
 ];
 
 /// True when no node below `root` is a syntax error that [`syntax_at`] finds.
@@ -692,7 +693,8 @@ fn syntax_ok(text: &str, root: Node) -> bool {
 /// - a destructuring pattern declared without a value (`let[a];`, which tree-sitter reads
 ///   as a declaration once `(let[a])` lost its brackets);
 /// - a target of an assignment, `++`, `--` or a `for`-`in` loop in brackets around what is
-///   neither a name nor a member (see [`bracketed_target_ok`]).
+///   neither a name nor a member (see [`bracketed_target_ok`]);
+/// - an untagged template with an escape only a tagged one may hold (see [`template_ok`]).
 fn syntax_at(text: &str, node: Node) -> bool {
     match node.kind() {
         "expression_statement" => !reads_as_declaration(&text[node.byte_range()]),
@@ -724,8 +726,44 @@ fn syntax_at(text: &str, node: Node) -> bool {
             .child_by_field_name("argument")
             .is_none_or(|a| !optional_chain(a) && bracketed_target_ok(a)),
         kind if is_function(kind) => !strict_beside_non_simple(text, node),
+        "template_string" => template_ok(text, node),
         _ => true,
     }
+}
+
+/// False when `template` is untagged and holds an escape only a tagged one may (a hoist
+/// took ``String.raw`C:\users\1` `` out of its call): a `\u` or `\x` without its hex
+/// digits (see [`raw_only_escapes`]), or a digit other than a `\0` that no digit follows.
+fn template_ok(text: &str, template: Node) -> bool {
+    let tagged = template.parent().is_some_and(|call| {
+        call.kind() == "call_expression"
+            && call
+                .child_by_field_name("arguments")
+                .is_some_and(|a| a.id() == template.id())
+    });
+    if tagged {
+        return true;
+    }
+    // The text between substitutions, each part read on its own.
+    let mut cursor = template.walk();
+    let mut from = template.start_byte();
+    let mut parts = Vec::new();
+    for sub in template.children(&mut cursor) {
+        if sub.kind() == "template_substitution" {
+            parts.push(from..sub.start_byte());
+            from = sub.end_byte();
+        }
+    }
+    parts.push(from..template.end_byte());
+    parts.into_iter().all(|part| {
+        let own = &text[part];
+        let bytes = own.as_bytes();
+        escapes(own).all(|at| match bytes[at] {
+            b'0' => !bytes.get(at + 1).is_some_and(u8::is_ascii_digit),
+            b'1'..=b'9' => false,
+            _ => hex_escape_ok(bytes, at),
+        })
+    })
 }
 
 /// True when no node below `root` reads as a block where tree-sitter sees an object (see
@@ -966,6 +1004,72 @@ pub fn read_natives(text: &str) -> std::borrow::Cow<'_, str> {
     }
     // Only ASCII `%`, spaces and tabs became ASCII `$` and `_`: still UTF-8.
     std::borrow::Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
+}
+
+/// `text` as tree-sitter is given it: with V8's natives read as names (see
+/// [`read_natives`]) and with every escape that only a tagged template may hold (see
+/// [`raw_only_escapes`]) read as `\\`. The grammar knows no `\u` without its hex digits
+/// and reads an ERROR there, while ``String.raw`\usepackage` `` is JavaScript. Byte for
+/// byte as long: every node keeps its span, and the rule `syntax` holds such escapes to
+/// tagged templates (see [`template_ok`]).
+pub fn read_javascript(text: &str) -> std::borrow::Cow<'_, str> {
+    let natives = read_natives(text);
+    let mut escapes = raw_only_escapes(text).peekable();
+    if escapes.peek().is_none() {
+        return natives;
+    }
+    let mut read = natives.into_owned().into_bytes();
+    for at in escapes {
+        read[at] = b'\\';
+    }
+    // Only ASCII letters became ASCII backslashes: still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
+}
+
+/// The offsets of the letters of the escapes in `text` that JavaScript allows only in a
+/// tagged template: `\u` and `\x` without the hex digits they need (`\usepackage`,
+/// `\xyz`, `\u{110000}`). A backslash escapes the character after it, so only the last
+/// of an odd run of backslashes begins an escape, in strings, templates, regular
+/// expressions and comments alike.
+pub fn raw_only_escapes(text: &str) -> impl Iterator<Item = usize> + '_ {
+    escapes(text).filter(|&at| !hex_escape_ok(text.as_bytes(), at))
+}
+
+/// The offsets of the characters that backslashes in `text` escape.
+fn escapes(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let slash = from + bytes.get(from..)?.iter().position(|&b| b == b'\\')?;
+        from = slash + 2;
+        // A backslash that ends the text escapes nothing.
+        (slash + 1 < bytes.len()).then_some(slash + 1)
+    })
+}
+
+/// False when the escape whose letter is at `at` is a `\u` or `\x` without the hex digits
+/// it needs: four after `u`, or any in braces that stand for at most U+10FFFF; two after `x`.
+fn hex_escape_ok(bytes: &[u8], at: usize) -> bool {
+    let hex = |from: usize| {
+        bytes.get(from..).map_or(0, |r| {
+            r.iter().take_while(|b| b.is_ascii_hexdigit()).count()
+        })
+    };
+    match bytes[at] {
+        b'x' => hex(at + 1) >= 2,
+        b'u' if bytes.get(at + 1) == Some(&b'{') => {
+            let digits = hex(at + 2);
+            let closed = digits > 0 && bytes.get(at + 2 + digits) == Some(&b'}');
+            let value = bytes[at + 2..at + 2 + digits]
+                .iter()
+                .try_fold(0u32, |v, &b| {
+                    v.checked_mul(16)?.checked_add(char::from(b).to_digit(16)?)
+                });
+            closed && value.is_some_and(|v| v <= 0x10FFFF)
+        }
+        b'u' => hex(at + 1) >= 4,
+        _ => true,
+    }
 }
 
 /// The number of spaces and tabs in `bytes` from `from` on.
@@ -2235,6 +2339,65 @@ mod tests {
         for bad in ["%F;", "x = %F;", "%F`x`;", "%F?.();", "g(%F);"] {
             assert!(!judge(bad), "{bad}");
         }
+    }
+
+    /// Escapes only a tagged template may hold are read as `\\`, so tree-sitter parses
+    /// them, and an untagged template that holds one is a syntax error.
+    #[test]
+    fn escapes_only_a_tagged_template_may_hold() {
+        let letters = |text: &str| -> String {
+            raw_only_escapes(text)
+                .map(|at| char::from(text.as_bytes()[at]))
+                .collect()
+        };
+        assert_eq!(letters(r"\usepackage \x4g \u{110000} \u{41 \u12"), "uxuuu");
+        // Escapes that are whole, and backslashes that are themselves escaped.
+        assert_eq!(
+            letters(r"\u0041 \u{10FFFF} \u{000041} \x4F \\u \\\\xyz \n"),
+            ""
+        );
+        assert_eq!(letters(r"\\\u \"), "u");
+        // Read as long, and as a parse without errors.
+        let text = "x = String.raw`C:\\users\\xyz\\u`;";
+        let read = read_javascript(text);
+        assert_eq!(read.len(), text.len());
+        assert!(
+            parse(text).root_node().has_error(),
+            "tree-sitter now reads {text}"
+        );
+        assert!(!parse(&read).root_node().has_error(), "{read}");
+        assert_eq!(read_javascript("a = '\\u0041';"), "a = '\\u0041';");
+
+        let judge = |text: &str| {
+            let tree = parse(&read_javascript(text));
+            assert!(!tree.root_node().has_error(), "{text}");
+            (
+                Checks::ALL.violation(text, tree.root_node()),
+                Checks::ALL.violation_near(text, tree.root_node(), &[0]),
+            )
+        };
+        for fine in [
+            "String.raw`\\usepackage`;",
+            "tag`\\xyz${a}\\1`;",
+            "a.b`\\u{110000}`;",
+            "`\\u0041 \\x41 \\0 \\n ${'\\u0041'}`;",
+            "`${tag`\\u`}`;",
+        ] {
+            assert_eq!(judge(fine), (None, None), "{fine}");
+        }
+        for bad in [
+            "`\\usepackage`;",
+            "`${a}\\xyz`;",
+            "`\\1`;",
+            "`\\01`;",
+            "f(`\\u{110000}`);",
+            "tag`${`\\u`}`;",
+        ] {
+            let found = judge(bad).0;
+            assert_eq!(found, Some(SYNTAX), "{bad}");
+        }
+        // Where a hoist took the template out of its call.
+        assert_eq!(judge("`\\u`;").1, Some(SYNTAX));
     }
 
     #[test]

@@ -830,6 +830,10 @@ fn reductions_keep_javascript_early_errors_away() {
             "class A { #x; m() { class B { n() { this.#x; } } } }\n",
             "[.]#",
         ),
+        // Escapes only a tagged template may hold (String.raw's): the template keeps its
+        // tag, and tree-sitter, which knows no such escape, reads the original whole.
+        ("x = String.raw`C:\\users\\KEEP`;\n", "users"),
+        ("f(1, tag`\\xyz ${a} \\1KEEP`);\n", "1KEEP"),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {
