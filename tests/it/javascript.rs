@@ -350,8 +350,9 @@ fn a_declaration_goes_with_the_statements_that_use_it() {
 }
 
 /// A sweep for profile rules: every offered edit of the file in `SWEEP_JS` (sampled to at
-/// most 3000 candidates, evenly) that tree-sitter accepts is compiled by V8; the ones V8
-/// refuses are printed. Run with
+/// most 3000 candidates, evenly) that the front end accepts (tree-sitter, and the early
+/// rules the file keeps, as in a run) is compiled by V8; the ones V8 refuses are printed.
+/// Run with
 /// `SWEEP_JS=bench/js/node_modules/moment/moment.js cargo test --release -- --ignored sweep`.
 #[test]
 #[ignore = "a diagnostic for grammars/javascript.toml, needs a file"]
@@ -361,7 +362,8 @@ fn sweep_offered_edits_through_v8() {
         return;
     };
     let text = std::fs::read_to_string(&path).unwrap();
-    let frontend = Format::JavaScript.frontend();
+    // As a run reads it: candidates held to the early-error rules the file keeps.
+    let frontend = Format::JavaScript.frontend_for(std::path::Path::new(&path), &text);
     let tree = frontend.parse(&text).unwrap();
     let mut offered = Vec::new();
     for id in tree.ids() {
