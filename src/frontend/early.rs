@@ -671,6 +671,7 @@ const SYNTAX_KINDS: &[&str] = &[
     "generator_function",
     "generator_function_declaration",
     "template_string",
+    "export_statement",
 ];
 
 /// True when no node below `root` is a syntax error that [`syntax_at`] finds.
@@ -719,9 +720,18 @@ fn syntax_at(text: &str, node: Node) -> bool {
         "new_expression" => node
             .child_by_field_name("constructor")
             .is_none_or(|c| !optional_chain(c)),
-        "assignment_expression" | "augmented_assignment_expression" | "for_in_statement" => node
+        "assignment_expression" | "augmented_assignment_expression" => node
             .child_by_field_name("left")
             .is_none_or(|l| !optional_chain(l) && bracketed_target_ok(l)),
+        "for_in_statement" => node.child_by_field_name("left").is_none_or(|l| {
+            !optional_chain(l) && bracketed_target_ok(l) && !lookahead_of_for_of(text, node, l)
+        }),
+        "export_statement" => node.child_by_field_name("value").is_none_or(|v| {
+            matches!(
+                v.kind(),
+                "function_expression" | "class" | "generator_function"
+            ) || !reads_as_declaration(&text[v.byte_range()])
+        }),
         "update_expression" => node
             .child_by_field_name("argument")
             .is_none_or(|a| !optional_chain(a) && bracketed_target_ok(a)),
@@ -786,6 +796,19 @@ fn block_at(text: &str, node: Node) -> bool {
             .is_none_or(|b| b.kind() != "object"),
         _ => true,
     }
+}
+
+/// True when `left`, the target of the loop `node`, is one a `for`-`of` loop's target may
+/// not begin with: `let` (`for (let.x of y)`, once a hoist took `(let).x` out of its
+/// brackets), or `async` alone (`for (async of y)`); V8 reads the first as a declaration
+/// and the second as an arrow function.
+fn lookahead_of_for_of(text: &str, node: Node, left: Node) -> bool {
+    let of = node
+        .child_by_field_name("operator")
+        .is_some_and(|o| &text[o.byte_range()] == "of");
+    let declares = node.child_by_field_name("kind").is_some();
+    let target = &text[left.byte_range()];
+    of && !declares && (after_word(target, "let").is_some() || target == "async")
 }
 
 /// True when `statement`, the text of an expression statement, begins as a declaration
@@ -1024,6 +1047,43 @@ pub fn read_javascript(text: &str) -> std::borrow::Cow<'_, str> {
     }
     // Only ASCII letters became ASCII backslashes: still UTF-8.
     std::borrow::Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
+}
+
+/// `text` (as parsed into `tree`) with every `<!--` that begins a comment read as `//--`,
+/// when tree-sitter took one for code (see [`html_open_comments`]); `None` when it did not.
+pub fn reread_javascript(text: &str, tree: &tree_sitter::Tree) -> Option<String> {
+    let comments = html_open_comments(text, tree.root_node());
+    if comments.is_empty() {
+        return None;
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for at in comments {
+        bytes[at..at + 2].copy_from_slice(b"//");
+    }
+    // Only ASCII `<!` became ASCII `//`: still UTF-8.
+    String::from_utf8(bytes).ok()
+}
+
+/// The offsets of the `<!--` in `text` (parsed into `root`) that begin a comment to the end
+/// of the line, as engines read a script (not a module), and that tree-sitter took for
+/// code: each one outside a string, a template, a regular expression and a comment.
+/// tree-sitter reads one as a comment in some places only, and after a `}` or a statement
+/// without its `;` as `<`, `!` and `--` (a hunt's `function keep(){}\n<!-- note` lost
+/// `--note` to a `0`).
+fn html_open_comments(text: &str, root: Node) -> Vec<usize> {
+    let found: Vec<usize> = text.match_indices("<!--").map(|(at, _)| at).collect();
+    if found.is_empty() || is_module(root) {
+        return Vec::new();
+    }
+    let read_well = |at: usize| {
+        std::iter::successors(root.descendant_for_byte_range(at, at + 1), Node::parent).any(|n| {
+            matches!(
+                n.kind(),
+                "string" | "template_string" | "regex" | "comment" | "html_comment"
+            )
+        })
+    };
+    found.into_iter().filter(|&at| !read_well(at)).collect()
 }
 
 /// The offsets of the letters of the escapes in `text` that JavaScript allows only in a
@@ -1860,6 +1920,12 @@ mod tests {
             "class {};",
             "let[a];",
             "var {a};",
+            "for (let.x of y);",
+            "for (let of y);",
+            "for (async of y);",
+            "export default function () {}.x;",
+            "export default class {}.x;",
+            "export default async function () {}();",
         ];
         for text in bad {
             let tree = parse(text);
@@ -1920,6 +1986,18 @@ mod tests {
             "for (let [a] of b);",
             "for (const {a} in b);",
             "var a, b = 1;",
+            "for (let.x in y);",
+            "for ((let).x of y);",
+            "for (async.x of y);",
+            "for (let x of y);",
+            "for (x.let of y);",
+            "for (lets of y);",
+            "export default function () {}",
+            "export default function* () {}",
+            "export default async function () {}",
+            "export default class {}",
+            "export default (function () {}).x;",
+            "export default functions;",
         ];
         for text in good {
             let tree = parse(text);
@@ -2398,6 +2476,35 @@ mod tests {
         }
         // Where a hoist took the template out of its call.
         assert_eq!(judge("`\\u`;").1, Some(SYNTAX));
+    }
+
+    /// In a script, `<!--` outside literals begins a comment to the end of its line, as
+    /// engines read it: where tree-sitter took it for code, it is given `//--` there.
+    #[test]
+    fn html_open_comments_are_read_as_line_comments() {
+        for text in [
+            "{keep}\n<!-- x\n",
+            "function keep(){}\n<!-- html comment\n",
+            "a\n<!-- x --> y\n",
+            "if (a) { b(); }\n<!-- c\nd();\n",
+            "x = 1 <!-- 2\n;\n",
+        ] {
+            let read = reread_javascript(text, &parse(text)).unwrap_or_else(|| text.to_string());
+            let at = text.find("<!--").unwrap();
+            assert_eq!(&read[at..at + 4], "//--", "{text}");
+            assert!(!parse(&read).root_node().has_error(), "{read}");
+        }
+        // In literals and comments it is text, and no second parse is made.
+        for text in [
+            "x = '<!--'; y = `<!--`; z = /<!--/; // <!--\n",
+            "/* <!-- */ x;\n",
+            "<!-- at the start\nx;\n",
+        ] {
+            assert_eq!(reread_javascript(text, &parse(text)), None, "{text}");
+        }
+        // A module has no such comments: `a <!--b` is `a < !(--b)` there.
+        let module = "import a from 'b';\nc <!--d;\n";
+        assert_eq!(reread_javascript(module, &parse(module)), None);
     }
 
     #[test]

@@ -24,6 +24,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         PROFILE,
     )
     .reading(early::read_javascript)
+    .rereading(early::reread_javascript)
 });
 
 /// JavaScript (scripts and modules, JSX included as the grammar has it). Candidates are

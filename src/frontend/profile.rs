@@ -711,10 +711,17 @@ pub struct Grammar {
     /// Rewrites a text, keeping every byte offset, into what the grammar reads as the
     /// language reads it (see [`Grammar::reading`]).
     reading: Option<Reading>,
+    /// A second reading, of a text as tree-sitter parsed it (see [`Grammar::rereading`]).
+    rereading: Option<Rereading>,
 }
 
 /// A same-length rewrite of a text for a grammar that lacks a corner of its language.
 pub type Reading = fn(&str) -> Cow<'_, str>;
+
+/// Given a text as it was parsed and its tree, the text to parse instead, when the tree
+/// shows that tree-sitter misread it in a way a rewrite of the same length mends; `None`
+/// when it read it well.
+pub type Rereading = fn(&str, &tree_sitter::Tree) -> Option<String>;
 
 impl std::fmt::Debug for Grammar {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -1156,6 +1163,7 @@ impl Grammar {
             results,
             inline: profile.inline,
             reading: None,
+            rereading: None,
         })
     }
 
@@ -1226,9 +1234,13 @@ impl Grammar {
                 parsers.insert(self.name, parser);
             }
             let read = self.reading.map(|reading| reading(text));
-            parsers
-                .get_mut(self.name)?
-                .parse(read.as_deref().unwrap_or(text), old)
+            let read = read.as_deref().unwrap_or(text);
+            let parser = parsers.get_mut(self.name)?;
+            let tree = parser.parse(read, old)?;
+            match self.rereading.and_then(|reread| reread(read, &tree)) {
+                Some(again) => parser.parse(&again, None),
+                None => Some(tree),
+            }
         })
     }
 
@@ -1238,6 +1250,15 @@ impl Grammar {
     /// that every node's span is the original text's.
     pub fn reading(mut self, reading: Reading) -> Self {
         self.reading = Some(reading);
+        self
+    }
+
+    /// This grammar, with `rereading` looking at every parse: where it finds tree-sitter
+    /// misread the text, the text it gives (as long as the first) is parsed instead. Such
+    /// a fix costs a second parse of only the texts it mends, where a reading applied
+    /// before the parse would need to parse every text that may need it to tell.
+    pub fn rereading(mut self, rereading: Rereading) -> Self {
+        self.rereading = Some(rereading);
         self
     }
 

@@ -836,6 +836,13 @@ fn reductions_keep_javascript_early_errors_away() {
         // tag, and tree-sitter, which knows no such escape, reads the original whole.
         ("x = String.raw`C:\\users\\KEEP`;\n", "users"),
         ("f(1, tag`\\xyz ${a} \\1KEEP`);\n", "1KEEP"),
+        // Found by a third hunt (session 29): a for-of target may not begin with `let`.
+        ("for ((let).x of KEEP);\n", "let.*KEEP"),
+        // `<!--` begins a comment in a script, where tree-sitter read `<`, `!` and `--`
+        // (the same hunt).
+        ("{KEEP}\n<!-- x\n", "KEEP"),
+        ("function KEEP(){}\n<!-- html comment\n", "KEEP"),
+        ("a\n<!-- x --> y\n", "-->"),
     ];
     let mut results = Vec::new();
     for (input, pattern) in cases {
@@ -877,6 +884,14 @@ fn module_exports_keep_their_declarations() {
         (
             "export default function () {\n  return run(async function () {\n    for await (const c of s) {\n      use(c);\n    }\n  });\n}\n",
             "for await",
+        ),
+        // A default export that begins with `function` is a declaration, which `.keep`
+        // may not follow: the brackets stay (a third hunt, session 29).
+        ("export default (function () {}).keep;\n", "default.*keep"),
+        // An import's attributes stay names and strings (`type: 0` is no JavaScript).
+        (
+            "import x from './y.json' with { type: 'json' };\nimport z from './w.js';\nz(x);\n",
+            "json",
         ),
     ];
     for (input, pattern) in cases {
