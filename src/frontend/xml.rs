@@ -151,8 +151,13 @@ pub(super) fn markup_units(
         NodeKind::Comment => return comment_units(text, node.span.clone(), grain),
         NodeKind::Text => Some(node.span.clone()),
         // A standard namespace name is all or nothing: a shorter one names another
-        // namespace, which MathJax or a browser does not know (a made-up one may shrink).
+        // namespace, which MathJax or a browser does not know (a made-up one may shrink,
+        // to a URI still). An `xml:id` stays a name.
         NodeKind::Attribute if is_standard_namespace(&text[node.span.clone()]) => None,
+        NodeKind::Attribute if is_xml_id(&text[node.span.clone()]) => None,
+        NodeKind::Attribute if declares_namespace(&text[node.span.clone()]) => {
+            value(text, node.span.clone()).and_then(|v| shrinkable_uri(text, v))
+        }
         NodeKind::Attribute => value(text, node.span.clone()),
         _ => None,
     };
@@ -962,6 +967,7 @@ fn add_element(
         // attribute"): the value may go at once, batched with the other rewrites, before
         // the shrink, whose pieces never take all of it. Namespace declarations keep theirs.
         if !name.starts_with("xmlns")
+            && name != "xml:id"
             && let Some(value) = attribute_value(text, span).filter(|v| !v.is_empty())
         {
             attribute.alternatives.push(vec![Edit::delete(value)]);
@@ -1007,11 +1013,37 @@ fn carried(text: &str, tag: &StartTag, child: Range<usize>) -> Edit {
 /// True when `attribute` (its text, name first) declares a W3C namespace, such as
 /// `xmlns="http://www.w3.org/1998/Math/MathML"` or `xmlns:svg="http://www.w3.org/2000/svg"`.
 fn is_standard_namespace(attribute: &str) -> bool {
-    let declares = attribute.strip_prefix("xmlns").is_some_and(|rest| {
+    declares_namespace(attribute) && attribute.contains("://www.w3.org/")
+}
+
+/// True when `attribute` (its text, name first) declares a namespace.
+fn declares_namespace(attribute: &str) -> bool {
+    attribute.strip_prefix("xmlns").is_some_and(|rest| {
         rest.trim_start_matches(is_xml_space)
             .starts_with(['=', ':'])
-    });
-    declares && attribute.contains("://www.w3.org/")
+    })
+}
+
+/// True when `attribute` (its text, name first) is an `xml:id`, whose value must stay a
+/// name unique in the document (libxml2 refuses `xml:id=""` and `xml:id="1"`).
+fn is_xml_id(attribute: &str) -> bool {
+    attribute
+        .strip_prefix("xml:id")
+        .is_some_and(|rest| rest.trim_start_matches(is_xml_space).starts_with('='))
+}
+
+/// The part of the namespace name at `value` whose pieces may go, leaving a URI whatever
+/// goes: all but its first character, when that is a letter and the rest are letters,
+/// digits and `.+-:/`. Then what stands before a first `:` is a scheme, or holds a `/`
+/// (`urn:x:1` may become `u:1` or `ux`, never `:1`). A name with other characters stays
+/// whole: a `%41` cut to `%4`, a `[` or a `_` before a `:` is no URI for libxml2.
+fn shrinkable_uri(text: &str, value: Range<usize>) -> Option<Range<usize>> {
+    let own = &text[value.clone()];
+    let first = own.chars().next()?;
+    let safe = own
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || ".+-:/".contains(c));
+    (first.is_ascii_alphabetic() && safe).then(|| value.start + 1..value.end)
 }
 
 /// The label of whitespace between markup.
@@ -1264,6 +1296,37 @@ mod tests {
             .iter()
             .map(|edits| render(text, &edits.iter().collect::<Vec<_>>()))
             .collect()
+    }
+
+    /// The units of the attribute labelled `label` in `text`, at `grain`.
+    fn attribute_units(text: &str, label: &str, grain: Grain) -> Vec<String> {
+        let tree = Xml.parse(text).unwrap();
+        let id = tree.ids().find(|&id| tree.node(id).label == label).unwrap();
+        Xml.units(text, tree.node(id), grain)
+            .into_iter()
+            .map(|r| text[r].to_string())
+            .collect()
+    }
+
+    /// An `xml:id` keeps its value, which must stay a name; a namespace name shrinks only
+    /// where every piece that may go leaves a URI (a third hunt's `%4`, `[` and `:80` were
+    /// none for libxml2).
+    #[test]
+    fn ids_and_namespace_names_shrink_only_to_what_stays_valid() {
+        let text = "<r xmlns:p=\"urn:x-1:a/b\" xmlns:q=\"http://e.org/%41\" xmlns:s=\"u_v:w\"><p:a xml:id=\"sec1\" b=\"c1\"/></r>";
+        assert!(rewrites(text, "xml:id").is_empty());
+        assert_eq!(rewrites(text, "b").len(), 1);
+        for grain in [Grain::Words, Grain::Characters] {
+            assert!(attribute_units(text, "xml:id", grain).is_empty());
+            assert!(!attribute_units(text, "b", grain).is_empty());
+            assert!(attribute_units(text, "xmlns:q", grain).is_empty());
+            assert!(attribute_units(text, "xmlns:s", grain).is_empty());
+        }
+        // The first letter stays: what precedes a first `:` is a scheme or holds a `/`.
+        assert_eq!(
+            attribute_units(text, "xmlns:p", Grain::Characters).concat(),
+            "rn:x-1:a/b"
+        );
     }
 
     /// A MathML element whose children have places may lose them all at once; one child
