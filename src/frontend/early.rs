@@ -651,7 +651,7 @@ const JUMPS: &str = "a return is outside a function, a break or continue outside
 const NATIVES: &str = "a V8 native (%Name) is not called";
 const NAMES: &str = "await, yield or arguments stands as a name where it may not (in an async function, a generator, a static block)";
 const BLOCKS: &str = "an object literal begins a statement or is an arrow function's body without brackets, where it reads as a block";
-const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, a destructuring declaration without a value, a bracketed assignment target that is no name or member, or an untagged template with an escape only a tagged one may hold)";
+const SYNTAX: &str = "a syntax error tree-sitter lets through (an `in` in a for loop's first clause, a misused optional chain, 'use strict' beside non-simple parameters, an expression statement that begins with `function`, `class` or `let [`, a destructuring declaration without a value, a bracketed assignment target that is no name or member, an untagged template with an escape only a tagged one may hold, a for-of target that begins with `let` or is `async`, or a default export that begins with `function` or `class` and goes on)";
 
 /// The kinds of node [`syntax_at`] looks at.
 const SYNTAX_KINDS: &[&str] = &[
@@ -695,7 +695,11 @@ fn syntax_ok(text: &str, root: Node) -> bool {
 ///   as a declaration once `(let[a])` lost its brackets);
 /// - a target of an assignment, `++`, `--` or a `for`-`in` loop in brackets around what is
 ///   neither a name nor a member (see [`bracketed_target_ok`]);
-/// - an untagged template with an escape only a tagged one may hold (see [`template_ok`]).
+/// - an untagged template with an escape only a tagged one may hold (see [`template_ok`]);
+/// - a `for`-`of` target that begins with `let` or is `async` (see
+///   [`lookahead_of_for_of`]);
+/// - a default export of an expression that begins with `function` or `class` and goes on
+///   (`export default function () {}.x`), which V8 reads as a declaration.
 fn syntax_at(text: &str, node: Node) -> bool {
     match node.kind() {
         "expression_statement" => !reads_as_declaration(&text[node.byte_range()]),
