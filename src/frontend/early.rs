@@ -18,6 +18,8 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::profile::rewrite_bytes;
+
 /// The rules a text is held to: those the original keeps.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Checks {
@@ -713,10 +715,7 @@ fn syntax_at(text: &str, node: Node) -> bool {
             .child_by_field_name("initializer")
             .is_none_or(|init| !bare_in(text, init)),
         "call_expression" => {
-            let tagged = node
-                .child_by_field_name("arguments")
-                .is_some_and(|a| a.kind() == "template_string");
-            !(tagged
+            !(tagged_template(node).is_some()
                 && node
                     .child_by_field_name("function")
                     .is_some_and(optional_chain))
@@ -749,12 +748,10 @@ fn syntax_at(text: &str, node: Node) -> bool {
 /// took ``String.raw`C:\users\1` `` out of its call): a `\u` or `\x` without its hex
 /// digits (see [`raw_only_escapes`]), or a digit other than a `\0` that no digit follows.
 fn template_ok(text: &str, template: Node) -> bool {
-    let tagged = template.parent().is_some_and(|call| {
-        call.kind() == "call_expression"
-            && call
-                .child_by_field_name("arguments")
-                .is_some_and(|a| a.id() == template.id())
-    });
+    let tagged = template
+        .parent()
+        .and_then(tagged_template)
+        .is_some_and(|t| t.id() == template.id());
     if tagged {
         return true;
     }
@@ -800,6 +797,14 @@ fn block_at(text: &str, node: Node) -> bool {
             .is_none_or(|b| b.kind() != "object"),
         _ => true,
     }
+}
+
+/// The template `call` tags (``tag`x` ``), when it is such a call.
+fn tagged_template(call: Node) -> Option<Node> {
+    (call.kind() == "call_expression")
+        .then(|| call.child_by_field_name("arguments"))
+        .flatten()
+        .filter(|a| a.kind() == "template_string")
 }
 
 /// True when `left`, the target of the loop `node`, is one a `for`-`of` loop's target may
@@ -1022,15 +1027,15 @@ pub fn read_natives(text: &str) -> std::borrow::Cow<'_, str> {
     if at.peek().is_none() {
         return std::borrow::Cow::Borrowed(text);
     }
-    let mut read = text.as_bytes().to_vec();
-    for i in at {
-        // `% F(` is read `$_F(`: one name, as long.
-        read[i] = b'$';
-        let blanks = blanks_after(text.as_bytes(), i + 1);
-        read[i + 1..i + 1 + blanks].fill(b'_');
-    }
-    // Only ASCII `%`, spaces and tabs became ASCII `$` and `_`: still UTF-8.
-    std::borrow::Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
+    // Only ASCII `%`, spaces and tabs become ASCII `$` and `_`.
+    std::borrow::Cow::Owned(rewrite_bytes(text, |read| {
+        for i in at {
+            // `% F(` is read `$_F(`: one name, as long.
+            read[i] = b'$';
+            let blanks = blanks_after(text.as_bytes(), i + 1);
+            read[i + 1..i + 1 + blanks].fill(b'_');
+        }
+    }))
 }
 
 /// `text` as tree-sitter is given it: with V8's natives read as names (see
@@ -1045,12 +1050,12 @@ pub fn read_javascript(text: &str) -> std::borrow::Cow<'_, str> {
     if escapes.peek().is_none() {
         return natives;
     }
-    let mut read = natives.into_owned().into_bytes();
-    for at in escapes {
-        read[at] = b'\\';
-    }
-    // Only ASCII letters became ASCII backslashes: still UTF-8.
-    std::borrow::Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
+    // Only ASCII letters become ASCII backslashes.
+    std::borrow::Cow::Owned(rewrite_bytes(&natives, |read| {
+        for at in escapes {
+            read[at] = b'\\';
+        }
+    }))
 }
 
 /// `text` (as parsed into `tree`) with every `<!--` that begins a comment read as `//--`,
@@ -1060,12 +1065,12 @@ pub fn reread_javascript(text: &str, tree: &tree_sitter::Tree) -> Option<String>
     if comments.is_empty() {
         return None;
     }
-    let mut bytes = text.as_bytes().to_vec();
-    for at in comments {
-        bytes[at..at + 2].copy_from_slice(b"//");
-    }
-    // Only ASCII `<!` became ASCII `//`: still UTF-8.
-    String::from_utf8(bytes).ok()
+    // Only ASCII `<!` becomes ASCII `//`.
+    Some(rewrite_bytes(text, |bytes| {
+        for at in comments {
+            bytes[at..at + 2].copy_from_slice(b"//");
+        }
+    }))
 }
 
 /// The offsets of the `<!--` in `text` (parsed into `root`) that begin a comment to the end

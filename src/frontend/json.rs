@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
-use super::profile::{Grammar, Misread};
+use super::profile::{Grammar, Misread, rewrite_bytes};
 use super::{Frontend, Grain, SyntaxError, dedent};
 use crate::tree::{Edit, Node, Tree};
 
@@ -40,12 +40,12 @@ fn signed_exponents(text: &str) -> Cow<'_, str> {
     if signs.is_empty() {
         return Cow::Borrowed(text);
     }
-    let mut read = bytes.to_vec();
-    for i in signs {
-        read[i] = b'0';
-    }
-    // Only an ASCII `+` became an ASCII `0`: still UTF-8.
-    Cow::Owned(String::from_utf8(read).unwrap_or_else(|_| text.to_string()))
+    // Only an ASCII `+` becomes an ASCII `0`.
+    Cow::Owned(rewrite_bytes(text, |read| {
+        for i in signs {
+            read[i] = b'0';
+        }
+    }))
 }
 
 /// The length (quotes included) from which a string value also loses characters. Short

@@ -718,6 +718,15 @@ pub struct Grammar {
 /// A same-length rewrite of a text for a grammar that lacks a corner of its language.
 pub type Reading = fn(&str) -> Cow<'_, str>;
 
+/// `text` with `write` applied to a copy of its bytes: the rewrite of a reading, which puts
+/// ASCII bytes in place of whole characters only, so that the text stays UTF-8 (should it
+/// not, `text` is given back as it was).
+pub fn rewrite_bytes(text: &str, write: impl FnOnce(&mut [u8])) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    write(&mut bytes);
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
+}
+
 /// Given a text as it was parsed and its tree, the text to parse instead, when the tree
 /// shows that tree-sitter misread it in a way a rewrite of the same length mends; `None`
 /// when it read it well.

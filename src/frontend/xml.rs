@@ -150,15 +150,20 @@ pub(super) fn markup_units(
     let span = match node.kind {
         NodeKind::Comment => return comment_units(text, node.span.clone(), grain),
         NodeKind::Text => Some(node.span.clone()),
-        // A standard namespace name is all or nothing: a shorter one names another
-        // namespace, which MathJax or a browser does not know (a made-up one may shrink,
-        // to a URI still). An `xml:id` stays a name.
-        NodeKind::Attribute if is_standard_namespace(&text[node.span.clone()]) => None,
-        NodeKind::Attribute if is_xml_id(&text[node.span.clone()]) => None,
-        NodeKind::Attribute if declares_namespace(&text[node.span.clone()]) => {
-            value(text, node.span.clone()).and_then(|v| shrinkable_uri(text, v))
+        NodeKind::Attribute => {
+            let own = &text[node.span.clone()];
+            let value = value(text, node.span.clone());
+            // A standard namespace name is all or nothing: a shorter one names another
+            // namespace, which MathJax or a browser does not know (a made-up one may
+            // shrink, to a URI still). An `xml:id` stays a name.
+            if is_standard_namespace(own) || is_xml_id(own) {
+                None
+            } else if declares_namespace(own) {
+                value.and_then(|v| shrinkable_uri(text, v))
+            } else {
+                value
+            }
         }
-        NodeKind::Attribute => value(text, node.span.clone()),
         _ => None,
     };
     match (span, grain) {
