@@ -141,10 +141,41 @@ pub const FIRST_LIMIT: u32 = limit_for(1);
 /// Whether declarations are offered with their slices (see [`Driver::delete_sliced`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SliceState {
-    /// They are offered; the number is how many lists of them in a row accepted nothing.
+    /// They are offered after each depth's own list; the number is how many lists of them
+    /// in a row accepted nothing.
     On(usize),
+    /// A list of them accepted something: the test runs through the code, where a
+    /// declaration goes with its uses or not at all, so each depth's declarations are
+    /// offered with their slices before the depth's own list. The number is how many
+    /// lists of them in a row accepted nothing since.
+    First(usize),
     /// [`FRUITLESS_SLICES`] lists in a row accepted nothing: they are not offered again.
     Off,
+}
+
+impl SliceState {
+    /// The state after a list of slices that accepted something or not.
+    fn after_list(self, accepted: bool) -> SliceState {
+        match (accepted, self) {
+            (true, _) => SliceState::First(0),
+            (false, SliceState::On(fruitless)) if fruitless + 1 < FRUITLESS_SLICES => {
+                SliceState::On(fruitless + 1)
+            }
+            (false, SliceState::First(fruitless)) if fruitless + 1 < FRUITLESS_SLICES => {
+                SliceState::First(fruitless + 1)
+            }
+            (false, _) => SliceState::Off,
+        }
+    }
+
+    /// What follows the deletion list of `depth` in `hdd`: its declarations with their
+    /// slices when they are offered after it, else the depth below.
+    fn after_depth(self, depth: u32) -> Following<'static> {
+        match self {
+            SliceState::On(_) => Following::Sliced(depth),
+            SliceState::First(_) | SliceState::Off => Following::Depth(depth + 1),
+        }
+    }
 }
 
 /// Lists of declarations with their slices in a row that may accept nothing before
@@ -405,6 +436,9 @@ enum Following<'l> {
     },
     /// The HDD deletion lists from this depth on, in the text this list leaves.
     Depth(u32),
+    /// As `Depth`, this depth's declarations having been offered with their slices before
+    /// its own list (see [`SliceState::First`]).
+    Plain(u32),
     /// The declarations of this depth with their slices (see [`Driver::delete_sliced`]),
     /// then the HDD deletion lists from the depth below on.
     Sliced(u32),
@@ -501,11 +535,27 @@ enum DepthList {
         /// It is the depth's own list (not a chain's), after which its slices come (see
         /// [`Driver::delete_sliced`]).
         plain: bool,
+        /// The items are the depth's declarations with their slices, offered before its
+        /// own list (see [`SliceState::First`]).
+        first: bool,
     },
     /// No depth from there on has anything to delete.
     Nothing,
     /// It cannot be told: the text does not parse.
     Unknown,
+}
+
+/// How [`Driver::depth_items`] looks for the first HDD deletion list.
+#[derive(Clone, Copy)]
+struct DepthAsked {
+    /// The text follows a chain's probe that went, and this is the search on.
+    gallop: Option<Gallop>,
+    /// No depth is passed over as settled (after a probe that went, none is).
+    unsettled: bool,
+    /// Where slices are offered by then.
+    slices: SliceState,
+    /// The depth whose declarations were offered with their slices already.
+    sliced_first: Option<u32>,
 }
 
 /// What a predicted list proposes first (see [`Driver::candidate_of`]).
@@ -822,6 +872,9 @@ impl<'a> Driver<'a> {
             let mut gallop: Option<Gallop> = None;
             // A chain that reaches the depth the tree was built to asks for a deeper one.
             let mut deeper: Option<u32> = None;
+            // The depth whose declarations were offered with their slices before its own
+            // list (see `SliceState::First`).
+            let mut sliced_first: Option<u32> = None;
             loop {
                 // A deep tree may hold many depths in a row with nothing to ask.
                 if interrupted() {
@@ -930,8 +983,22 @@ impl<'a> Driver<'a> {
                         continue;
                     }
                     gallop = None;
+                    if matches!(self.slices, SliceState::First(_))
+                        && sliced_first != Some(depth)
+                        && lists.iter().any(|list| !list.is_empty())
+                    {
+                        sliced_first = Some(depth);
+                        let accepted = self.accepted;
+                        let unchanged = Some((tree, nodes.as_slice()));
+                        let following = Following::Plain(depth);
+                        self.delete_sliced(depth, round, unchanged, following)?;
+                        if self.accepted != accepted {
+                            // The depth's own list, on the text they left.
+                            continue;
+                        }
+                    }
                     let rolled_back = self.rollbacks;
-                    let following = self.after_depth(depth);
+                    let following = self.slices.after_depth(depth);
                     let locked = locked_nodes(&self.current, tree, nodes);
                     let accepted = self.accepted;
                     self.note_hdd(round_from, at..=at);
@@ -939,10 +1006,11 @@ impl<'a> Driver<'a> {
                     if self.accepted != accepted && !locked.is_empty() {
                         self.delete_unlocked(&locked, depth, round)?;
                     }
-                    if self.slices != SliceState::Off {
+                    if let SliceState::On(_) = self.slices {
                         let unchanged =
                             (self.accepted == accepted).then_some((tree, nodes.as_slice()));
-                        self.delete_sliced(depth, round, unchanged)?;
+                        let following = Following::Depth(depth + 1);
+                        self.delete_sliced(depth, round, unchanged, following)?;
                     }
                     let settles = self.pass_settles(accepted);
                     self.settled[at] =
@@ -987,17 +1055,19 @@ impl<'a> Driver<'a> {
             return Ok(());
         }
         let lists = deletions(&tree, &[freed]);
-        self.delete_items(&lists, depth, round, self.after_depth(depth))
+        self.delete_items(&lists, depth, round, self.slices.after_depth(depth))
     }
 
-    /// Offers the declarations of `depth` that its list kept, each deleted with its slice:
-    /// the statements that use what it declares, and so on (see `frontend::slices`). A
-    /// declaration that the test runs through (a function that `main` calls) cannot go
-    /// alone, and went only in a later round, once its uses had gone at their own depths;
-    /// with them it goes at once. Offered after the plain deletions, not instead of them:
-    /// where the text is data to the test (a parser's crash), a use never stands in the
-    /// way, and a slice only takes what is needed along; there the list kept little but
-    /// what is needed, which slices rarely leave. A declaration whose slice takes a
+    /// Offers the declarations of `depth`, each deleted with its slice: the statements
+    /// that use what it declares, and so on (see `frontend::slices`). A declaration that
+    /// the test runs through (a function that `main` calls) cannot go alone, and went only
+    /// in a later round, once its uses had gone at their own depths; with them it goes at
+    /// once. Offered after the plain deletions (those the depth's list kept), not instead
+    /// of them: where the text is data to the test (a parser's crash), a use never stands
+    /// in the way, and a slice only takes what is needed along; there the list kept little
+    /// but what is needed, which slices rarely leave. Once a list of slices accepted
+    /// something, they come before the depth's own list (see [`SliceState::First`]), and
+    /// `following` says which. A declaration whose slice takes a
     /// statement whose own deletion failed on this text is not offered, the list is
     /// abandoned once its failures pass [`SLICE_THRIFT`] and two for each success, and
     /// after [`FRUITLESS_SLICES`] lists in a row that accept nothing, slices are not
@@ -1007,6 +1077,7 @@ impl<'a> Driver<'a> {
         depth: u32,
         round: usize,
         unchanged: Option<(&Tree, &[NodeId])>,
+        following: Following,
     ) -> Result<()> {
         // The tree of the depth's list and the nodes of the depth when that list changed
         // nothing (the caller's index has them: indexing the tree again at every depth of
@@ -1047,34 +1118,12 @@ impl<'a> Driver<'a> {
         // As the depth's own list runs (see `delete_items_of`).
         self.dense = round > 1;
         self.thrift = Some(SLICE_THRIFT);
-        let outcome = self.pass(
-            &name,
-            &[items],
-            None,
-            None,
-            true,
-            Following::Depth(depth + 1),
-        );
+        let outcome = self.pass(&name, &[items], None, None, true, following);
         self.thrift = None;
         self.dense = false;
         outcome?;
-        self.slices = match (self.accepted != accepted, self.slices) {
-            (true, _) => SliceState::On(0),
-            (false, SliceState::On(fruitless)) if fruitless + 1 < FRUITLESS_SLICES => {
-                SliceState::On(fruitless + 1)
-            }
-            (false, _) => SliceState::Off,
-        };
+        self.slices = self.slices.after_list(self.accepted != accepted);
         Ok(())
-    }
-
-    /// What follows the deletion list of `depth` in `hdd`: its declarations with their
-    /// slices while they are offered, else the depth below.
-    fn after_depth(&self, depth: u32) -> Following<'static> {
-        match self.slices {
-            SliceState::Off => Following::Depth(depth + 1),
-            SliceState::On(_) => Following::Sliced(depth),
-        }
     }
 
     /// When one item of `depth`'s `lists` heads a chain (the others are leaves, and each
@@ -2038,6 +2087,7 @@ impl<'a> Driver<'a> {
             // nothing.
             Following::Sliced(depth) => Some(Some(limit_for(depth + 1))),
             Following::Depth(depth)
+            | Following::Plain(depth)
             | Following::Gallop(Gallop { head: depth, .. })
             | Following::ChainProbe {
                 went: Gallop { head: depth, .. },
@@ -2442,10 +2492,18 @@ impl<'a> Driver<'a> {
         let mut unlikely = self.unlikely_too;
         // The lists are a later round's of HDD* (see `StrategyOptions::dense`).
         let mut dense = self.dense;
+        // Where slices are offered, as the list now running (when it is one of slices,
+        // see `Driver::thrift`) and each list of them passed over leave it.
+        let mut slices = self.slices;
+        if self.thrift.is_some() {
+            slices = slices.after_list(!edits.is_empty());
+        }
         let mut following = following;
         // Each step moves on to a later list, a later pass or a later round; the bound
         // only guards against a cycle of predictions.
         for _ in 0..PREDICTION_STEPS {
+            // The list is one of slices: passed over, it accepted nothing.
+            let mut sliced = false;
             // The list `following` names, and what follows it when none of its candidates
             // is asked.
             let (next, then) = match following {
@@ -2453,26 +2511,40 @@ impl<'a> Driver<'a> {
                 Following::Unknown | Following::List { .. } | Following::ChainProbe { .. } => {
                     return None;
                 }
-                Following::Depth(_) | Following::Gallop(_) => {
-                    let (depth, gallop) = match following {
-                        Following::Gallop(g) => (g.head, Some(g)),
-                        Following::Depth(depth) => (depth, None),
+                Following::Depth(_) | Following::Plain(_) | Following::Gallop(_) => {
+                    let (depth, gallop, sliced_first) = match following {
+                        Following::Gallop(g) => (g.head, Some(g), None),
+                        Following::Depth(depth) => (depth, None, None),
+                        Following::Plain(depth) => (depth, None, Some(depth)),
                         _ => return None,
                     };
-                    match self.depth_items(
-                        base,
-                        edits,
-                        text,
-                        depth,
+                    let asked = DepthAsked {
                         gallop,
-                        gallop.is_some(),
-                        &needed,
-                    ) {
-                        DepthList::Found { items, at, plain } => (
+                        unsettled: gallop.is_some(),
+                        slices,
+                        sliced_first,
+                    };
+                    match self.depth_items(base, edits, text, depth, asked, &needed) {
+                        DepthList::Found {
+                            items,
+                            at: Some(at),
+                            first: true,
+                            ..
+                        } => {
+                            sliced = true;
+                            let next = NextList {
+                                thrift: Some(SLICE_THRIFT),
+                                ..NextList::deletions(items, dense)
+                            };
+                            (next, Following::Plain(at))
+                        }
+                        DepthList::Found {
+                            items, at, plain, ..
+                        } => (
                             NextList::deletions(items, dense),
                             match at {
                                 None => Following::Unknown,
-                                Some(at) if plain => self.after_depth(at),
+                                Some(at) if plain => slices.after_depth(at),
                                 Some(at) => Following::Depth(at + 1),
                             },
                         ),
@@ -2512,6 +2584,7 @@ impl<'a> Driver<'a> {
                         following = Following::Depth(depth + 1);
                         continue;
                     }
+                    sliced = true;
                     let next = NextList {
                         thrift: Some(SLICE_THRIFT),
                         ..NextList::deletions(items, dense)
@@ -2675,7 +2748,12 @@ impl<'a> Driver<'a> {
             };
             match self.candidate_of(text, Vec::new(), &next) {
                 Proposal::Asks(candidate) => return Some(candidate),
-                Proposal::Known => following = then,
+                Proposal::Known => {
+                    following = then;
+                    if sliced {
+                        slices = slices.after_list(false);
+                    }
+                }
                 Proposal::Changes => return None,
             }
         }
@@ -2684,20 +2762,21 @@ impl<'a> Driver<'a> {
 
     /// The items of the first HDD deletion list from `depth` on in `text` (`base` with
     /// `edits`), as `hdd` makes it: the first depth with something to delete, or the
-    /// deepest node of a chain that depth heads. Its tree is kept for the pass. With a
-    /// `gallop`, `text` follows a chain's probe that went. The depths settled are passed
-    /// over unless `unsettled` (after a probe that went, none is).
-    #[allow(clippy::too_many_arguments)]
+    /// deepest node of a chain that depth heads, or that depth's declarations with their
+    /// slices when they come first. Its tree is kept for the pass. `asked` says how (see
+    /// [`DepthAsked`]).
     fn depth_items(
         &mut self,
         base: &str,
         edits: &[&Edit],
         text: &str,
         depth: u32,
-        gallop: Option<Gallop>,
-        unsettled: bool,
+        asked: DepthAsked,
         needed: &Needed,
     ) -> DepthList {
+        let DepthAsked {
+            gallop, unsettled, ..
+        } = asked;
         let text_key = key(text);
         let mut limit = limit_for(depth);
         let from = Some((base, edits));
@@ -2751,12 +2830,17 @@ impl<'a> Driver<'a> {
                         // The search is over after a probe that went: the depths
                         // below are not settled either.
                         let below = chain.below + 1;
-                        return self.depth_items(base, edits, text, below, None, unsettled, needed);
+                        let asked = DepthAsked {
+                            gallop: None,
+                            ..asked
+                        };
+                        return self.depth_items(base, edits, text, below, asked, needed);
                     }
                     DepthList::Found {
                         items: beside,
                         at: Some(chain.below),
                         plain: false,
+                        first: false,
                     }
                 }
                 // What follows a chain's probe depends on its verdict.
@@ -2766,15 +2850,36 @@ impl<'a> Driver<'a> {
                         .unwrap_or_default(),
                     at: None,
                     plain: false,
+                    first: false,
                 },
-                (None, _) => DepthList::Found {
-                    items: deletions(&tree, &lists)
-                        .into_iter()
-                        .next()
-                        .unwrap_or_default(),
-                    at: Some(at),
-                    plain: true,
-                },
+                // As in `hdd`: the declarations with their slices first, when there are.
+                (None, _) => {
+                    let nodes = &index[at as usize];
+                    let sliced = if matches!(asked.slices, SliceState::First(_))
+                        && asked.sliced_first != Some(at)
+                    {
+                        let cache = &mut self.sliced_text;
+                        let slices = slices_of(cache, self.frontend, text, &tree, nodes);
+                        sliced_items(text, &tree, nodes, &slices, needed)
+                    } else {
+                        Vec::new()
+                    };
+                    let first = !sliced.is_empty();
+                    let items = if first {
+                        sliced
+                    } else {
+                        deletions(&tree, &lists)
+                            .into_iter()
+                            .next()
+                            .unwrap_or_default()
+                    };
+                    DepthList::Found {
+                        items,
+                        at: Some(at),
+                        plain: !first,
+                        first,
+                    }
+                }
             };
             // Kept for the pass, which builds on the same text when the guesses hold.
             self.ready = Some((text_key, tree));

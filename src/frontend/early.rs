@@ -1802,6 +1802,18 @@ pub fn top_level_names<'s>(text: &'s str, statement: Node) -> Vec<&'s str> {
     }
 }
 
+/// The names `node` declares: a statement's (see [`top_level_names`]), or one
+/// declarator's of a `var`, `let` or `const` list.
+pub fn declared_names<'s>(text: &'s str, node: Node) -> Vec<&'s str> {
+    match node.kind() {
+        "variable_declarator" => node
+            .child_by_field_name("name")
+            .map(|pattern| bound(text, pattern))
+            .unwrap_or_default(),
+        _ => top_level_names(text, node),
+    }
+}
+
 /// The names an `import` statement binds.
 fn imported<'s>(text: &'s str, statement: Node) -> Vec<&'s str> {
     let mut cursor = statement.walk();

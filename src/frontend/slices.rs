@@ -37,6 +37,18 @@ const ITEM_PARENTS: &[&str] = &[
     "object",
 ];
 
+/// Kinds whose named children are items too when there are two or more, one of which
+/// must stay: the declarators of `var a = f(), b = g;` and the expressions of a sequence
+/// (`X.prototype.clear = clear, X.prototype.get = get;`, which minifiers make of a run of
+/// statements), so that a declaration goes with the one declarator or expression that
+/// uses it rather than with the whole statement. When a slice would take every one of
+/// them, it takes the item around them instead.
+const MEMBER_PARENTS: &[&str] = &[
+    "variable_declaration",
+    "lexical_declaration",
+    "sequence_expression",
+];
+
 /// The most statements a slice takes; a larger one is not offered (it would seldom be
 /// uninteresting to lose, and finding it costs a walk for every statement it holds).
 const MOST_ITEMS: usize = 256;
@@ -44,8 +56,12 @@ const MOST_ITEMS: usize = 256;
 /// A statement that may go on its own.
 struct Item<'t> {
     span: Range<usize>,
-    /// The names it declares (see [`early::top_level_names`]).
+    /// The names it declares (see [`early::declared_names`]).
     names: Vec<&'t str>,
+    /// For a member of a list of [`MEMBER_PARENTS`], the innermost item around the list.
+    group: Option<usize>,
+    /// The items that are members of a list directly inside this one (its declarators).
+    members: Vec<usize>,
 }
 
 /// Where a name is bound: the span of the scope it is bound in, and the statement that
@@ -122,7 +138,8 @@ pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices
         if !cursor.goto_first_child() {
             continue;
         }
-        let lists = ITEM_PARENTS.contains(&kind);
+        let members = MEMBER_PARENTS.contains(&kind) && !alone(node);
+        let lists = members || ITEM_PARENTS.contains(&kind);
         let (scope, outer) = if opens_scope(kind) {
             (node.byte_range(), context.scope.clone())
         } else {
@@ -134,11 +151,18 @@ pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices
             let item =
                 if lists && child.is_named() && field != Some("value") && child.kind() != "comment"
                 {
+                    let at = items.len();
+                    let group = context.item.filter(|_| members);
                     items.push(Item {
                         span: child.byte_range(),
-                        names: early::top_level_names(text, child),
+                        names: early::declared_names(text, child),
+                        group,
+                        members: Vec::new(),
                     });
-                    Some(items.len() - 1)
+                    if let Some(group) = group {
+                        items[group].members.push(at);
+                    }
+                    Some(at)
                 } else {
                     context.item
                 };
@@ -197,28 +221,48 @@ pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices
         {
             continue;
         }
+        // A statement's names are its declarators'.
         let mut next: Vec<usize> = vec![d];
+        next.extend(&it.members);
         let mut taken: BTreeSet<usize> = BTreeSet::new();
         let mut whole = true;
-        while let Some(from) = next.pop() {
+        'walk: while let Some(from) = next.pop() {
             for &at in used.get(&from).map_or(&[][..], Vec::as_slice) {
-                if within(at, d) || taken.contains(&at) {
-                    continue;
+                let mut at = at;
+                loop {
+                    if within(at, d) || taken.contains(&at) {
+                        break;
+                    }
+                    if within(d, at) || taken.len() == MOST_ITEMS {
+                        whole = false;
+                        break 'walk;
+                    }
+                    taken.insert(at);
+                    next.push(at);
+                    // The last member of its list to go takes the item around the list.
+                    let Some(group) = items[at].group else {
+                        break;
+                    };
+                    let gone = |&m: &usize| within(m, d) || taken.contains(&m);
+                    if !items[group].members.iter().all(gone) {
+                        break;
+                    }
+                    at = group;
                 }
-                if within(d, at) || taken.len() == MOST_ITEMS {
-                    whole = false;
-                    break;
-                }
-                taken.insert(at);
-                next.push(at);
-            }
-            if !whole {
-                break;
             }
         }
         if whole && !taken.is_empty() {
-            let spans = taken.into_iter().map(|at| items[at].span.clone()).collect();
-            slices.insert((it.span.start, it.span.end), spans);
+            // Members of an item the slice takes go with it.
+            let mut spans: Vec<Range<usize>> =
+                taken.into_iter().map(|at| items[at].span.clone()).collect();
+            spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+            let mut outer: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+            for span in spans {
+                if outer.last().is_none_or(|o| span.end > o.end) {
+                    outer.push(span);
+                }
+            }
+            slices.insert((it.span.start, it.span.end), outer);
         }
     }
     slices
@@ -239,7 +283,7 @@ pub fn may_slice(text: &str, root: TsNode, spans: &[(usize, usize)]) -> bool {
         while let Some(parent) = node.parent().filter(|p| p.byte_range() == (start..end)) {
             node = parent;
         }
-        early::top_level_names(text, node).iter().any(|name| {
+        early::declared_names(text, node).iter().any(|name| {
             text.match_indices(name).any(|(at, _)| {
                 let after = at + name.len();
                 let whole =
@@ -248,6 +292,15 @@ pub fn may_slice(text: &str, root: TsNode, spans: &[(usize, usize)]) -> bool {
             })
         })
     })
+}
+
+/// True when the list `node` holds fewer than two items (comments aside).
+fn alone(node: TsNode) -> bool {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .nth(1)
+        .is_none()
 }
 
 /// True for the kinds of node that hold the names bound in them: blocks, functions, and
@@ -369,6 +422,31 @@ mod tests {
                     "var table = { max: max, min, other: 1 };",
                     vec!["use(table);"]
                 ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_use_in_a_declarator_or_a_sequence_takes_that_member_alone() {
+        // `clear` goes with its expression of the sequence and `get` with its declarator
+        // (whose own name `g` takes `use(g)` along); `both` is used by every declarator of
+        // its `var` and every expression of its sequence, so it takes the two statements,
+        // which could not stand without them; the `var` of `a` and `b` has the slices of
+        // its declarators.
+        let text = "function clear() {}\nfunction get() {}\nfunction both() {}\n\
+                    X.clear = clear, X.other = 1;\nvar g = get, h = 2;\nuse(g);\n\
+                    var a = both, b = both;\nY.a = both, Y.b = both;\n";
+        assert_eq!(
+            slices(text),
+            [
+                ("function clear() {}", vec!["X.clear = clear"]),
+                ("function get() {}", vec!["g = get", "use(g);"]),
+                (
+                    "function both() {}",
+                    vec!["var a = both, b = both;", "Y.a = both, Y.b = both;"]
+                ),
+                ("var g = get, h = 2;", vec!["use(g);"]),
+                ("g = get", vec!["use(g);"]),
             ]
         );
     }
