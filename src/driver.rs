@@ -149,7 +149,8 @@ enum SliceState {
     /// offered with their slices before the depth's own list. The number is how many
     /// lists of them in a row accepted nothing since.
     First(usize),
-    /// [`FRUITLESS_SLICES`] lists in a row accepted nothing: they are not offered again.
+    /// [`FRUITLESS_SLICES`] lists in a row accepted nothing ([`FRUITLESS_FIRST`] once
+    /// they had paid): they are not offered again.
     Off,
 }
 
@@ -161,7 +162,7 @@ impl SliceState {
             (false, SliceState::On(fruitless)) if fruitless + 1 < FRUITLESS_SLICES => {
                 SliceState::On(fruitless + 1)
             }
-            (false, SliceState::First(fruitless)) if fruitless + 1 < FRUITLESS_SLICES => {
+            (false, SliceState::First(fruitless)) if fruitless + 1 < FRUITLESS_FIRST => {
                 SliceState::First(fruitless + 1)
             }
             (false, _) => SliceState::Off,
@@ -181,6 +182,12 @@ impl SliceState {
 /// Lists of declarations with their slices in a row that may accept nothing before
 /// slices are no longer offered.
 const FRUITLESS_SLICES: usize = 2;
+
+/// The same once a list of them accepted something ([`SliceState::First`]): slices have
+/// paid in this run, and a depth whose few declarations all fail (a list of one call) is
+/// no sign that the next depth's will. With two, lodash-typeerror-chunk lost its slices
+/// to two such lists just before the depth of its 300 functions (579 -> 734 calls).
+const FRUITLESS_FIRST: usize = 4;
 
 /// The failures a list of declarations with their slices may have, beyond two for each
 /// success, before it is abandoned: most of the declarations a list kept are needed where
@@ -532,8 +539,8 @@ enum DepthList {
     Found {
         items: Vec<Vec<Edit>>,
         at: Option<u32>,
-        /// It is the depth's own list (not a chain's), after which its slices come (see
-        /// [`Driver::delete_sliced`]).
+        /// It is the depth's own list (not a chain's), after which its slices come while
+        /// they come after (see [`Driver::delete_sliced`]).
         plain: bool,
         /// The items are the depth's declarations with their slices, offered before its
         /// own list (see [`SliceState::First`]).
@@ -988,6 +995,8 @@ impl<'a> Driver<'a> {
                         && lists.iter().any(|list| !list.is_empty())
                     {
                         sliced_first = Some(depth);
+                        // This round's, settling no depth (the depth's own list follows).
+                        self.note_hdd(round_from, at + 1..=at);
                         let accepted = self.accepted;
                         let unchanged = Some((tree, nodes.as_slice()));
                         let following = Following::Plain(depth);
@@ -1095,13 +1104,13 @@ impl<'a> Driver<'a> {
         else {
             return Ok(());
         };
-        let items = if nodes.is_empty() {
-            Vec::new()
-        } else {
-            let text = &self.current;
-            let slices = slices_of(&mut self.sliced_text, self.frontend, text, tree, nodes);
-            sliced_items(text, tree, nodes, &slices, &self.needed)
-        };
+        let items = sliced_at(
+            &mut self.sliced_text,
+            self.frontend,
+            &self.current,
+            (tree, nodes, depth),
+            &self.needed,
+        );
         // The depth below takes the same tree while the text stays.
         if let Some((built, _)) = built {
             self.ready = Some((key(&self.current), built));
@@ -2574,8 +2583,8 @@ impl<'a> Driver<'a> {
                     let items = match index.get(depth as usize) {
                         Some(nodes) => {
                             let cache = &mut self.sliced_text;
-                            let slices = slices_of(cache, self.frontend, text, &tree, nodes);
-                            sliced_items(text, &tree, nodes, &slices, &needed)
+                            let at = (&tree, nodes.as_slice(), depth);
+                            sliced_at(cache, self.frontend, text, at, &needed)
                         }
                         None => Vec::new(),
                     };
@@ -2859,8 +2868,7 @@ impl<'a> Driver<'a> {
                         && asked.sliced_first != Some(at)
                     {
                         let cache = &mut self.sliced_text;
-                        let slices = slices_of(cache, self.frontend, text, &tree, nodes);
-                        sliced_items(text, &tree, nodes, &slices, needed)
+                        sliced_at(cache, self.frontend, text, (&tree, nodes, at), needed)
                     } else {
                         Vec::new()
                     };
@@ -3455,22 +3463,51 @@ fn slices_of(
     }
 }
 
+/// The items of [`Driver::delete_sliced`] at `depth` of `text`, whose nodes there `at`
+/// gives with its `tree`: from that tree, or when a member of a slice lies deeper than it
+/// was built, from the whole tree, so that the list does not depend on how deep the tree
+/// of the caller (the pass, or the prediction of the list) happens to be.
+fn sliced_at(
+    cache: &mut Option<(u128, Arc<frontend::Slices>)>,
+    frontend: &dyn Frontend,
+    text: &str,
+    (tree, nodes, depth): (&Tree, &[NodeId], u32),
+    needed: &Needed,
+) -> Vec<Vec<Edit>> {
+    if nodes.is_empty() {
+        return Vec::new();
+    }
+    let slices = slices_of(cache, frontend, text, tree, nodes);
+    if let Some(items) = sliced_items(text, tree, nodes, &slices, needed) {
+        return items;
+    }
+    let Ok(whole) = frontend.parse(text) else {
+        return Vec::new();
+    };
+    let nodes = whole.at_depth(depth);
+    let slices = slices_of(cache, frontend, text, &whole, &nodes);
+    sliced_items(text, &whole, &nodes, &slices, needed).unwrap_or_default()
+}
+
 /// The items of [`Driver::delete_sliced`] among `nodes` (of `tree`, of `text`): each node
 /// with a slice in `slices`, deleted with the statements of its slice, each as the tree
 /// deletes it where it has its node, else with its line when it stands alone on it. A
 /// node whose slice takes away a statement recorded in `needed` (its own deletion failed
 /// on this text: a sibling the list kept) is left out, as that would most likely fail.
+/// `None` when a member of a list (beside a comma) that a slice takes lies deeper than
+/// `tree` was built: its deletion needs the node.
 fn sliced_items(
     text: &str,
     tree: &Tree,
     nodes: &[NodeId],
     slices: &frontend::Slices,
     needed: &Needed,
-) -> Vec<Vec<Edit>> {
+) -> Option<Vec<Vec<Edit>>> {
     // The deletable nodes by span, over the whole tree: built only when some node of the
     // depth has a slice, since a deep chain asks at each of its many depths.
     let mut by_span: Option<BTreeMap<(usize, usize), NodeId>> = None;
-    nodes
+    let mut deeper = false;
+    let items = nodes
         .iter()
         .map(|&id| tree.node(id))
         .filter_map(|node| {
@@ -3497,7 +3534,10 @@ fn sliced_items(
                     Some(&id) => uses.extend(deletion_edits(tree.node(id))),
                     // A member of a list beside others, deeper than the tree was built,
                     // needs its separator seen to: no such item.
-                    None if beside_a_comma(text, span) => return None,
+                    None if beside_a_comma(text, span) => {
+                        deeper |= tree.limit().is_some();
+                        return None;
+                    }
                     None => uses.push(Edit::delete(frontend::deletion_span(
                         text, span.start, span.end,
                     ))),
@@ -3509,7 +3549,8 @@ fn sliced_items(
             edits.extend(uses);
             Some(edits)
         })
-        .collect()
+        .collect();
+    (!deeper).then_some(items)
 }
 
 /// True when the first byte other than a blank before `span` of `text`, or after it, is a

@@ -11,13 +11,15 @@
 //! class body's, a `switch` case's), each use counting for the innermost one around it; so
 //! are an object literal's members, so that a function named in a module's table of
 //! exports (`var all = { max: max, min }`) goes with its member, not with the whole table
-//! the test needs for the others.
+//! the test needs for the others; and so are the declarators of a `var` and the
+//! expressions of a sequence, when there are two or more (see [`MEMBER_PARENTS`]).
 //! A use belongs to the innermost binding of its name whose scope holds it (a block, a
 //! function, a `for` or `catch` with its own bindings), so a parameter of the same name
 //! keeps its function's uses to itself; `var` is taken as scoped to its block, which at
 //! worst leaves a use out of a slice. A slice that would take a statement around the
 //! declaration itself, or more than [`MOST_ITEMS`] statements, is not offered. The driver
-//! offers the slices only after the plain deletions (see `Driver::delete_sliced`).
+//! offers the slices after the plain deletions, or before them once slices have paid
+//! (see `Driver::delete_sliced`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -58,10 +60,22 @@ struct Item<'t> {
     span: Range<usize>,
     /// The names it declares (see [`early::declared_names`]).
     names: Vec<&'t str>,
-    /// For a member of a list of [`MEMBER_PARENTS`], the innermost item around the list.
+    /// For a member of a list of [`MEMBER_PARENTS`], that list (an index into the
+    /// walk's lists of members).
     group: Option<usize>,
-    /// The items that are members of a list directly inside this one (its declarators).
+    /// The items that are members of a list directly inside this one (its declarators,
+    /// whose names are its own).
     members: Vec<usize>,
+}
+
+/// A list of [`MEMBER_PARENTS`] whose members are items.
+struct Members {
+    /// The innermost item around the list, which a slice takes when it would take every
+    /// member (none at the top of the text: such a slice is not offered).
+    holder: Option<usize>,
+    items: Vec<usize>,
+    /// Every member is an item: one that is not (see [`of`]) always stays.
+    complete: bool,
 }
 
 /// Where a name is bound: the span of the scope it is bound in, and the statement that
@@ -89,6 +103,13 @@ struct Context {
 /// with it, in text order.
 pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices {
     let mut items: Vec<Item> = Vec::new();
+    let mut groups: Vec<Members> = Vec::new();
+    // A declarator whose names an `export { a }` lists is no item: its deletion alone
+    // would leave the specifier naming nothing (a whole statement's takes it along).
+    let exported: BTreeSet<&str> = early::export_specifiers(text, root)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     let mut bindings: BTreeMap<&str, Vec<Binding>> = BTreeMap::new();
     // Each name's uses: where each is, and the innermost item around it.
     let mut uses: BTreeMap<&str, Vec<(usize, usize)>> = BTreeMap::new();
@@ -140,6 +161,14 @@ pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices
         }
         let members = MEMBER_PARENTS.contains(&kind) && !alone(node);
         let lists = members || ITEM_PARENTS.contains(&kind);
+        let group = members.then(|| {
+            groups.push(Members {
+                holder: context.item,
+                items: Vec::new(),
+                complete: true,
+            });
+            groups.len() - 1
+        });
         let (scope, outer) = if opens_scope(kind) {
             (node.byte_range(), context.scope.clone())
         } else {
@@ -148,24 +177,36 @@ pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices
         loop {
             let child = cursor.node();
             let field = cursor.field_name();
-            let item =
-                if lists && child.is_named() && field != Some("value") && child.kind() != "comment"
-                {
-                    let at = items.len();
-                    let group = context.item.filter(|_| members);
-                    items.push(Item {
-                        span: child.byte_range(),
-                        names: early::declared_names(text, child),
-                        group,
-                        members: Vec::new(),
-                    });
-                    if let Some(group) = group {
-                        items[group].members.push(at);
+            let listed =
+                lists && child.is_named() && field != Some("value") && child.kind() != "comment";
+            let names = if listed {
+                early::declared_names(text, child)
+            } else {
+                Vec::new()
+            };
+            let item = if listed && group.is_some() && names.iter().any(|n| exported.contains(n)) {
+                if let Some(g) = group {
+                    groups[g].complete = false;
+                }
+                context.item
+            } else if listed {
+                let at = items.len();
+                items.push(Item {
+                    span: child.byte_range(),
+                    names,
+                    group,
+                    members: Vec::new(),
+                });
+                if let Some(g) = group {
+                    groups[g].items.push(at);
+                    if let Some(holder) = context.item {
+                        items[holder].members.push(at);
                     }
-                    Some(at)
-                } else {
-                    context.item
-                };
+                }
+                Some(at)
+            } else {
+                context.item
+            };
             let binding = context.binding.or_else(|| binds(kind, field));
             let child_context = Context {
                 item,
@@ -240,14 +281,18 @@ pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices
                     taken.insert(at);
                     next.push(at);
                     // The last member of its list to go takes the item around the list.
-                    let Some(group) = items[at].group else {
+                    let Some(group) = items[at].group.map(|g| &groups[g]) else {
                         break;
                     };
                     let gone = |&m: &usize| within(m, d) || taken.contains(&m);
-                    if !items[group].members.iter().all(gone) {
+                    if !group.complete || !group.items.iter().all(gone) {
                         break;
                     }
-                    at = group;
+                    let Some(holder) = group.holder else {
+                        whole = false;
+                        break 'walk;
+                    };
+                    at = holder;
                 }
             }
         }
@@ -447,6 +492,27 @@ mod tests {
                 ),
                 ("var g = get, h = 2;", vec!["use(g);"]),
                 ("g = get", vec!["use(g);"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_member_of_one_list_takes_its_holder_and_an_exported_declarator_is_no_item() {
+        // Two lists in one statement: emptying the `for`'s declarators takes the `for`,
+        // while `h` takes its expression of the update alone. `b` is exported by name, so
+        // `b = g` is no item: its use of `g` takes the whole `var` (whose deletion takes
+        // the specifier along), and `a = g` goes with it.
+        let text = "function f() {}\nfunction g() {}\nfunction h() {}\n\
+                    for (var x = f, y = f; ; h(), i++) {}\nvar a = g, b = g;\nexport { b };\n";
+        assert_eq!(
+            slices(text),
+            [
+                (
+                    "function f() {}",
+                    vec!["for (var x = f, y = f; ; h(), i++) {}"]
+                ),
+                ("function g() {}", vec!["var a = g, b = g;"]),
+                ("function h() {}", vec!["h()"]),
             ]
         );
     }
