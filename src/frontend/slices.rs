@@ -184,10 +184,10 @@ pub fn of(text: &str, root: TsNode, wanted: Option<&[(usize, usize)]>) -> Slices
             } else {
                 Vec::new()
             };
-            let item = if listed && group.is_some() && names.iter().any(|n| exported.contains(n)) {
-                if let Some(g) = group {
-                    groups[g].complete = false;
-                }
+            let exported_member =
+                group.filter(|_| listed && names.iter().any(|n| exported.contains(n)));
+            let item = if let Some(g) = exported_member {
+                groups[g].complete = false;
                 context.item
             } else if listed {
                 let at = items.len();
