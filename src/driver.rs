@@ -2961,6 +2961,14 @@ impl<'a> Driver<'a> {
         let (valid, parsed) = self.check(text, base, edits, deletions);
         if !valid {
             self.stats.rejected += 1;
+            if let Some(dir) = std::env::var_os("TREEREDUCE_TRACE_DIR") {
+                // Kept for a look at what the front end refused; a failure to write
+                // is told by the next traced candidate's write.
+                let pass = self.pass_name.replace(' ', "-");
+                let name = format!("rejected-{:05}-{pass}", self.stats.rejected);
+                let _ = std::fs::create_dir_all(&dir)
+                    .and_then(|()| std::fs::write(std::path::Path::new(&dir).join(name), text));
+            }
             self.cache.insert(text_key, false);
             return Prejudged::Known {
                 verdict: false,

@@ -255,6 +255,10 @@ struct InlineFile {
     value: String,
     reference: String,
     bare: Vec<String>,
+    /// How a value may begin that would make a statement of another kind (`{`,
+    /// `function`): such a value moved to a statement of its own goes in parentheses.
+    #[serde(default)]
+    ambiguous_starts: Vec<String>,
 }
 
 /// Where a function's result goes, for `unless_result_used` (see grammars/README.md).
@@ -1628,6 +1632,15 @@ impl Grammar {
                         hollow: p.hollow.filter(|_| p.in_list),
                     }
                     .shared();
+                    // A rewrite that takes the node away with its other edits (an
+                    // inline) takes what its deletion takes.
+                    for edits in &mut node.alternatives {
+                        for edit in edits.iter_mut() {
+                            if edit.is_deletion() && node.delete.as_ref() == Some(&edit.span) {
+                                edit.along.clone_from(&node.along);
+                            }
+                        }
+                    }
                     // An item of a list without separators goes with the comments after it
                     // on its line (`f(); // why`); it may also go alone, as a rewrite,
                     // which only a test that needs such a comment leaves to ask.
@@ -2018,13 +2031,32 @@ impl Grammar {
     /// For a declaration of one name whose value is written once more in the text, as a
     /// reference after it: the declaration goes and the reference takes the value (in
     /// parentheses unless it is `bare`). `var r = -Infinity; return r;` is `return
-    /// -Infinity;`. Whether the program still means the same is the test's to say.
+    /// -Infinity;`. The same for a declarator among others, and one of those whose name
+    /// is written nowhere else gives its value a statement of its own (see
+    /// [`Grammar::value_after`]). Whether the program still means the same is the test's
+    /// to say.
     fn inline_of(&self, text: &str, node: TsNode, known: &Known) -> Option<Alternative> {
         let inline = self.inline.as_ref()?;
-        if !inline.declarations.iter().any(|k| k == node.kind()) || node.named_child_count() != 1 {
+        let declaration = |n: TsNode| inline.declarations.iter().any(|k| k == n.kind());
+        // A declaration of one name goes whole; a declarator among others goes alone, with
+        // its comma (`var a = {}, b = f(a)` is `var b = f({})`), as minifiers write them.
+        let declarator = if declaration(node) && node.named_child_count() == 1 {
+            node.named_child(0)?
+        } else if node.kind() == inline.declarator
+            && node.parent().is_some_and(|list| {
+                let mut cursor = list.walk();
+                declaration(list)
+                    && list
+                        .named_children(&mut cursor)
+                        .filter(|c| !c.is_extra())
+                        .count()
+                        > 1
+            })
+        {
+            node
+        } else {
             return None;
-        }
-        let declarator = node.named_child(0)?;
+        };
         if declarator.kind() != inline.declarator {
             return None;
         }
@@ -2033,14 +2065,22 @@ impl Grammar {
         if name.kind() != inline.reference {
             return None;
         }
-        // The name is written twice: here, and as the reference if that comes later.
         let word = &text[name.byte_range()];
-        let Some(&(2, _, last)) = known.uses(&self.results).words.get(word) else {
+        let &(count, _, last) = known.uses(&self.results).words.get(word)?;
+        if count == 1 && declarator == node {
+            return self.value_after(text, node, value);
+        }
+        // The name is written twice: here, and as the reference if that comes later.
+        if count != 2 {
             return None;
-        };
+        }
         // The reference stands in what holds the declaration, after it: a use anywhere
         // else would find the variable declared elsewhere, or not yet.
-        let scope = node.parent()?;
+        let scope = if declarator == node {
+            node.parent()?.parent()?
+        } else {
+            node.parent()?
+        };
         let reference = last..last + word.len();
         if last < node.end_byte() || reference.end > scope.end_byte() {
             return None;
@@ -2056,6 +2096,44 @@ impl Grammar {
             format!("({value_text})")
         };
         Some(Alternative::Inline(reference, with))
+    }
+
+    /// For a declarator among others whose name is written nowhere else, in a declaration
+    /// that stands in a list of statements: the declarator goes, and its value stands as a
+    /// statement of its own after the declaration (`var a = {}, b = f(a);` is `var a = {};
+    /// f(a);`), in parentheses when it begins as a statement of another kind would.
+    fn value_after(&self, text: &str, node: TsNode, value: TsNode) -> Option<Alternative> {
+        let inline = self.inline.as_ref()?;
+        let declaration = node.parent()?;
+        let holder = declaration.parent()?;
+        let statements = self
+            .info(holder)
+            .list
+            .and_then(|i| self.lists.get(i))
+            .is_some_and(|list| list.separator.is_none() && !list.exact);
+        if !statements {
+            return None;
+        }
+        let value_text = &text[value.byte_range()];
+        let ambiguous = inline.ambiguous_starts.iter().any(|start| {
+            value_text.strip_prefix(start.as_str()).is_some_and(|rest| {
+                !(start.ends_with(|c: char| c.is_alphanumeric())
+                    && rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
+            })
+        });
+        let statement = if ambiguous {
+            format!("({value_text});")
+        } else {
+            format!("{value_text};")
+        };
+        // The declaration's own `;` stays; without one, the line ends it no more.
+        let end = declaration.end_byte();
+        let (at, with) = if text[..end].ends_with(';') {
+            (end - 1..end, format!(";{statement}"))
+        } else {
+            (end..end, format!(";{statement}"))
+        };
+        Some(Alternative::Inline(at, with))
     }
 
     /// With `hoist_takes_calls`, for a declared `function`: the deletions of the calls to
@@ -2330,8 +2408,8 @@ enum Alternative {
     /// A piece of the node kept, and what goes with it elsewhere (the calls of a function
     /// that becomes its body, see [`Grammar::calls_to_take`]; mostly nothing).
     Keep(Range<usize>, Vec<Range<usize>>),
-    /// The node goes, and the reference at the range takes the text (see
-    /// [`Grammar::inline_of`]).
+    /// The node goes, and the range takes the text: a reference the node's value (see
+    /// [`Grammar::inline_of`]), or the end of a declaration a statement.
     Inline(Range<usize>, String),
 }
 

@@ -1329,3 +1329,51 @@ fn a_variable_used_once_gives_its_value_to_the_use() {
         "{result}"
     );
 }
+
+/// Minifiers declare many names in one `var`: a declarator whose name is used once more,
+/// later in what holds the declaration, gives its value to the use and goes with its
+/// comma, while the others stay declared.
+#[test]
+fn a_declarator_among_others_gives_its_value_to_its_one_use() {
+    let (asked, result) = reduce_with_node(
+        "function show(x) {\n  console.log('got ' + x);\n}\n\
+         var total = 40, extra = 2, answer = total + extra;\nshow(answer);\n",
+        "got 42",
+    );
+    assert!(
+        asked
+            .iter()
+            .any(|a| a.contains("var extra = 2, answer = 40 + extra;")),
+        "{asked:?}"
+    );
+    assert!(!result.contains("var"), "{result}");
+    assert!(result.contains("40 + 2"), "{result}");
+}
+
+/// A declarator among others whose name nobody uses, but whose value the test needs,
+/// gives the value a statement of its own after the declaration; a value that would
+/// begin another kind of statement goes in parentheses.
+#[test]
+fn a_declarator_nobody_uses_leaves_its_value_as_a_statement() {
+    let (asked, result) = reduce_with_node(
+        "var log = [];\nvar size = 3, pushed = log.push('x'), extra = size * 2;\n\
+         var keep = 1, mark = function () {\n  log.push('y');\n}(), more = 2;\n\
+         console.log(log.join() + extra + keep + more + keep + more);\n",
+        "x,y61212",
+    );
+    assert!(
+        asked.iter().any(|a| a.contains(";log.push('x'); var keep")),
+        "{asked:?}"
+    );
+    assert!(
+        asked
+            .iter()
+            .any(|a| a.contains("more = 2;(function () {   log.push('y'); }());")),
+        "{asked:?}"
+    );
+    assert!(
+        !result.contains("pushed") && !result.contains("mark"),
+        "{result}"
+    );
+    assert!(result.contains("log.push('x');"), "{result}");
+}
