@@ -141,9 +141,8 @@ pub const FIRST_LIMIT: u32 = limit_for(1);
 /// Whether declarations are offered with their slices (see [`Driver::delete_sliced`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SliceState {
-    /// They are offered after each depth's own list, or before it where there are
-    /// [`MANY_SLICES`] of them; the number is how many lists of them in a row accepted
-    /// nothing.
+    /// They are offered after each depth's own list; the number is how many lists of them
+    /// in a row accepted nothing.
     On(usize),
     /// A list of them accepted something: the test runs through the code, where a
     /// declaration goes with its uses or not at all, so each depth's declarations are
@@ -170,17 +169,6 @@ impl SliceState {
         }
     }
 
-    /// Whether a depth's `count` declarations with their slices come before its own list:
-    /// always once slices have paid; before that, when there are [`MANY_SLICES`] of
-    /// them.
-    fn leads(self, count: usize) -> bool {
-        match self {
-            SliceState::First(_) => count > 0,
-            SliceState::On(_) => count >= MANY_SLICES,
-            SliceState::Off => false,
-        }
-    }
-
     /// What follows the deletion list of `depth` in `hdd`: its declarations with their
     /// slices when they are offered after it, else the depth below.
     fn after_depth(self, depth: u32) -> Following<'static> {
@@ -190,12 +178,6 @@ impl SliceState {
         }
     }
 }
-
-/// Declarations with slices at one depth that bring them before the depth's own list
-/// while they have not paid yet ([`SliceState::On`]): a module body of hundreds of
-/// functions, each kept by its use, would otherwise cost about a call per function
-/// first (minified or not: underscore's 300 functions, 462 calls for a test of `max`).
-const MANY_SLICES: usize = 32;
 
 /// Lists of declarations with their slices in a row that may accept nothing before
 /// slices are no longer offered.
@@ -1008,25 +990,10 @@ impl<'a> Driver<'a> {
                         continue;
                     }
                     gallop = None;
-                    let lead = sliced_first != Some(depth)
+                    if matches!(self.slices, SliceState::First(_))
+                        && sliced_first != Some(depth)
                         && lists.iter().any(|list| !list.is_empty())
-                        && match self.slices {
-                            SliceState::First(_) => true,
-                            SliceState::On(_) => {
-                                let at = (tree, nodes.as_slice(), depth);
-                                let cache = &mut self.sliced_text;
-                                let items = sliced_at(
-                                    cache,
-                                    self.frontend,
-                                    &self.current,
-                                    at,
-                                    &self.needed,
-                                );
-                                self.slices.leads(items.len())
-                            }
-                            SliceState::Off => false,
-                        };
-                    if lead {
+                    {
                         sliced_first = Some(depth);
                         // This round's, settling no depth (the depth's own list follows).
                         self.note_hdd(round_from, at + 1..=at);
@@ -1040,12 +1007,7 @@ impl<'a> Driver<'a> {
                         }
                     }
                     let rolled_back = self.rollbacks;
-                    // Slices offered before the list are not offered after it again.
-                    let following = if sliced_first == Some(depth) {
-                        Following::Depth(depth + 1)
-                    } else {
-                        self.slices.after_depth(depth)
-                    };
+                    let following = self.slices.after_depth(depth);
                     let locked = locked_nodes(&self.current, tree, nodes);
                     let accepted = self.accepted;
                     self.note_hdd(round_from, at..=at);
@@ -1053,7 +1015,7 @@ impl<'a> Driver<'a> {
                     if self.accepted != accepted && !locked.is_empty() {
                         self.delete_unlocked(&locked, depth, round)?;
                     }
-                    if let (SliceState::On(_), false) = (self.slices, sliced_first == Some(depth)) {
+                    if let SliceState::On(_) = self.slices {
                         let unchanged =
                             (self.accepted == accepted).then_some((tree, nodes.as_slice()));
                         let following = Following::Depth(depth + 1);
@@ -2591,9 +2553,7 @@ impl<'a> Driver<'a> {
                             NextList::deletions(items, dense),
                             match at {
                                 None => Following::Unknown,
-                                Some(at) if plain && sliced_first != Some(at) => {
-                                    slices.after_depth(at)
-                                }
+                                Some(at) if plain => slices.after_depth(at),
                                 Some(at) => Following::Depth(at + 1),
                             },
                         ),
@@ -2904,19 +2864,14 @@ impl<'a> Driver<'a> {
                 // As in `hdd`: the declarations with their slices first, when there are.
                 (None, _) => {
                     let nodes = &index[at as usize];
-                    let sliced =
-                        if asked.slices != SliceState::Off && asked.sliced_first != Some(at) {
-                            let cache = &mut self.sliced_text;
-                            let items =
-                                sliced_at(cache, self.frontend, text, (&tree, nodes, at), needed);
-                            if asked.slices.leads(items.len()) {
-                                items
-                            } else {
-                                Vec::new()
-                            }
-                        } else {
-                            Vec::new()
-                        };
+                    let sliced = if matches!(asked.slices, SliceState::First(_))
+                        && asked.sliced_first != Some(at)
+                    {
+                        let cache = &mut self.sliced_text;
+                        sliced_at(cache, self.frontend, text, (&tree, nodes, at), needed)
+                    } else {
+                        Vec::new()
+                    };
                     let first = !sliced.is_empty();
                     let items = if first {
                         sliced

@@ -2126,7 +2126,8 @@ impl Grammar {
         } else {
             format!("{value_text};")
         };
-        // The declaration's own `;` stays; without one, the line ends it no more.
+        // The statement follows the declaration's `;`, written anew with it, or one put
+        // in where the end of a line ended the declaration.
         let end = declaration.end_byte();
         let (at, with) = if text[..end].ends_with(';') {
             (end - 1..end, format!(";{statement}"))
