@@ -534,22 +534,27 @@ struct HddState {
 
 /// The first HDD deletion list from a depth on (see [`Driver::depth_items`]).
 enum DepthList {
-    /// Its items, and the depth it deletes at (none for a chain's probe, whose verdict
-    /// decides what follows).
-    Found {
-        items: Vec<Vec<Edit>>,
-        at: Option<u32>,
-        /// It is the depth's own list (not a chain's), after which its slices come while
-        /// they come after (see [`Driver::delete_sliced`]).
-        plain: bool,
-        /// The items are the depth's declarations with their slices, offered before its
-        /// own list (see [`SliceState::First`]).
-        first: bool,
-    },
+    /// Its items, and which list of which depth they are.
+    Found { items: Vec<Vec<Edit>>, list: Found },
     /// No depth from there on has anything to delete.
     Nothing,
     /// It cannot be told: the text does not parse.
     Unknown,
+}
+
+/// Which list [`DepthList::Found`] holds, which decides what follows it.
+#[derive(Clone, Copy)]
+enum Found {
+    /// The deepest node of a chain, asked alone: its verdict decides what follows.
+    Probe,
+    /// The leaves beside a chain whose deepest node is at this depth.
+    Beside(u32),
+    /// The depth's own list, after which its slices come while they come after (see
+    /// [`Driver::delete_sliced`]).
+    Own(u32),
+    /// The depth's declarations with their slices, offered before its own list (see
+    /// [`SliceState::First`]).
+    Sliced(u32),
 }
 
 /// How [`Driver::depth_items`] looks for the first HDD deletion list.
@@ -606,6 +611,14 @@ impl NextList<'static> {
             deletions: true,
             dense,
             thrift: None,
+        }
+    }
+
+    /// A list of declarations with their slices (see [`Driver::delete_sliced`]).
+    fn sliced(items: Vec<Vec<Edit>>, dense: bool) -> Self {
+        NextList {
+            thrift: Some(SLICE_THRIFT),
+            ..NextList::deletions(items, dense)
         }
     }
 }
@@ -2534,29 +2547,19 @@ impl<'a> Driver<'a> {
                         sliced_first,
                     };
                     match self.depth_items(base, edits, text, depth, asked, &needed) {
-                        DepthList::Found {
-                            items,
-                            at: Some(at),
-                            first: true,
-                            ..
-                        } => {
-                            sliced = true;
-                            let next = NextList {
-                                thrift: Some(SLICE_THRIFT),
-                                ..NextList::deletions(items, dense)
-                            };
-                            (next, Following::Plain(at))
-                        }
-                        DepthList::Found {
-                            items, at, plain, ..
-                        } => (
-                            NextList::deletions(items, dense),
-                            match at {
-                                None => Following::Unknown,
-                                Some(at) if plain => slices.after_depth(at),
-                                Some(at) => Following::Depth(at + 1),
-                            },
-                        ),
+                        DepthList::Found { items, list } => match list {
+                            Found::Sliced(at) => {
+                                sliced = true;
+                                (NextList::sliced(items, dense), Following::Plain(at))
+                            }
+                            Found::Own(at) => {
+                                (NextList::deletions(items, dense), slices.after_depth(at))
+                            }
+                            Found::Beside(at) => {
+                                (NextList::deletions(items, dense), Following::Depth(at + 1))
+                            }
+                            Found::Probe => (NextList::deletions(items, dense), Following::Unknown),
+                        },
                         // Nothing to delete from a round's start: HDD* is at its fixed
                         // point; else the round ends.
                         DepthList::Nothing if depth == 1 => {
@@ -2594,11 +2597,7 @@ impl<'a> Driver<'a> {
                         continue;
                     }
                     sliced = true;
-                    let next = NextList {
-                        thrift: Some(SLICE_THRIFT),
-                        ..NextList::deletions(items, dense)
-                    };
-                    (next, Following::Depth(depth + 1))
+                    (NextList::sliced(items, dense), Following::Depth(depth + 1))
                 }
                 Following::NextRound => {
                     // A round of an HDD* not yet running changed nothing, or a list on
@@ -2847,9 +2846,7 @@ impl<'a> Driver<'a> {
                     }
                     DepthList::Found {
                         items: beside,
-                        at: Some(chain.below),
-                        plain: false,
-                        first: false,
+                        list: Found::Beside(chain.below),
                     }
                 }
                 // What follows a chain's probe depends on its verdict.
@@ -2857,9 +2854,7 @@ impl<'a> Driver<'a> {
                     items: deletions(&tree, &[vec![search.probe(&chain).0]])
                         .pop()
                         .unwrap_or_default(),
-                    at: None,
-                    plain: false,
-                    first: false,
+                    list: Found::Probe,
                 },
                 // As in `hdd`: the declarations with their slices first, when there are.
                 (None, _) => {
@@ -2872,20 +2867,19 @@ impl<'a> Driver<'a> {
                     } else {
                         Vec::new()
                     };
-                    let first = !sliced.is_empty();
-                    let items = if first {
-                        sliced
+                    if sliced.is_empty() {
+                        DepthList::Found {
+                            items: deletions(&tree, &lists)
+                                .into_iter()
+                                .next()
+                                .unwrap_or_default(),
+                            list: Found::Own(at),
+                        }
                     } else {
-                        deletions(&tree, &lists)
-                            .into_iter()
-                            .next()
-                            .unwrap_or_default()
-                    };
-                    DepthList::Found {
-                        items,
-                        at: Some(at),
-                        plain: !first,
-                        first,
+                        DepthList::Found {
+                            items: sliced,
+                            list: Found::Sliced(at),
+                        }
                     }
                 }
             };

@@ -2129,12 +2129,12 @@ impl Grammar {
         // The statement follows the declaration's `;`, written anew with it, or one put
         // in where the end of a line ended the declaration.
         let end = declaration.end_byte();
-        let (at, with) = if text[..end].ends_with(';') {
-            (end - 1..end, format!(";{statement}"))
+        let at = if text[..end].ends_with(';') {
+            end - 1..end
         } else {
-            (end..end, format!(";{statement}"))
+            end..end
         };
-        Some(Alternative::Inline(at, with))
+        Some(Alternative::Inline(at, format!(";{statement}")))
     }
 
     /// With `hoist_takes_calls`, for a declared `function`: the deletions of the calls to
