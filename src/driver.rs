@@ -179,6 +179,14 @@ impl SliceState {
     }
 }
 
+/// Declarations with slices in a depth's own list that let it give way to them (see
+/// [`own_thrift`]).
+const MANY_SLICES: usize = 32;
+
+/// The declarations with slices, asked alone, that may fail in a depth's own list with
+/// [`MANY_SLICES`] of them before it gives way to them (see [`own_thrift`]).
+const OWN_THRIFT: usize = 12;
+
 /// Lists of declarations with their slices in a row that may accept nothing before
 /// slices are no longer offered.
 const FRUITLESS_SLICES: usize = 2;
@@ -193,6 +201,35 @@ const FRUITLESS_FIRST: usize = 4;
 /// success, before it is abandoned: most of the declarations a list kept are needed where
 /// the list is long, and each costs a call to keep.
 const SLICE_THRIFT: usize = 12;
+
+/// When a list gives up before its end (see `Driver::thrift`).
+#[derive(Debug, Clone)]
+enum Thrift {
+    /// Once its failures pass this many and two for each success (a list of slices).
+    Failures(usize),
+    /// Once this many of its candidates of one item that has a slice (by the item's
+    /// index) failed (see [`own_thrift`]).
+    Lone(usize, Arc<[bool]>),
+}
+
+impl Thrift {
+    /// Whether the failure of a candidate of the items `chosen` counts as one alone.
+    fn alone(&self, chosen: &[usize]) -> bool {
+        match (self, chosen) {
+            (Thrift::Lone(_, sliced), [item]) => sliced.get(*item).copied().unwrap_or(false),
+            _ => false,
+        }
+    }
+
+    /// Whether a list with these `failures` (`lone` of them [`Thrift::alone`]) and
+    /// `successes` gives up.
+    fn spent(&self, failures: usize, successes: usize, lone: usize) -> bool {
+        match self {
+            Thrift::Failures(t) => failures >= t + 2 * successes,
+            Thrift::Lone(t, _) => lone >= *t,
+        }
+    }
+}
 
 /// The verdict cache, keyed on a 128-bit hash of the candidate text.
 type Cache = BTreeMap<u128, bool>;
@@ -338,9 +375,14 @@ pub struct Driver<'a> {
     rollbacks: usize,
     /// Whether declarations are offered with their slices (see [`Driver::delete_sliced`]).
     slices: SliceState,
-    /// For the list now run: the failures it may have beyond two for each success before
-    /// it is abandoned (see [`Driver::delete_sliced`]).
-    thrift: Option<usize>,
+    /// For the list now run: when it gives up before its end (see
+    /// [`Driver::delete_sliced`] and [`own_thrift`]).
+    thrift: Option<Thrift>,
+    /// The list now run is one of declarations with their slices.
+    slicing: bool,
+    /// The last list was a depth's own list and gave way to its slices (see
+    /// [`own_thrift`]).
+    gave_way: bool,
     /// The slices of the text with this key (see [`Frontend::slices`]).
     sliced_text: Option<(u128, Arc<frontend::Slices>)>,
     /// Texts whose verdicts were counted as waste when a wrong guess discarded them; the
@@ -449,6 +491,9 @@ enum Following<'l> {
     /// The declarations of this depth with their slices (see [`Driver::delete_sliced`]),
     /// then the HDD deletion lists from the depth below on.
     Sliced(u32),
+    /// As `Sliced`, after this depth's own list gave way to them (see [`own_thrift`]):
+    /// then the depth's own list again, as `Plain`.
+    GaveWay(u32),
     /// As `Depth` from the chain's head, with the search for its shallowest node that
     /// may go where it stands (see [`Gallop`]).
     Gallop(Gallop),
@@ -543,15 +588,15 @@ enum DepthList {
 }
 
 /// Which list [`DepthList::Found`] holds, which decides what follows it.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Found {
     /// The deepest node of a chain, asked alone: its verdict decides what follows.
     Probe,
     /// The leaves beside a chain whose deepest node is at this depth.
     Beside(u32),
     /// The depth's own list, after which its slices come while they come after (see
-    /// [`Driver::delete_sliced`]).
-    Own(u32),
+    /// [`Driver::delete_sliced`]), and its thrift (see [`own_thrift`]).
+    Own(u32, Option<Thrift>),
     /// The depth's declarations with their slices, offered before its own list (see
     /// [`SliceState::First`]).
     Sliced(u32),
@@ -576,6 +621,8 @@ enum Proposal {
     Asks(String),
     /// Nothing: every candidate is known to fail.
     Known,
+    /// Nothing: the list gives up on its thrift first.
+    Spent,
     /// Candidates known to succeed change the text, or too many are known to tell.
     Changes,
 }
@@ -598,8 +645,8 @@ struct NextList<'l> {
     deletions: bool,
     /// Its strategy runs as in HDD*'s later rounds (see [`StrategyOptions::dense`]).
     dense: bool,
-    /// The failures it may have beyond two for each success (see `Driver::thrift`).
-    thrift: Option<usize>,
+    /// When it gives up before its end (see `Driver::thrift`).
+    thrift: Option<Thrift>,
 }
 
 impl NextList<'static> {
@@ -617,7 +664,7 @@ impl NextList<'static> {
     /// A list of declarations with their slices (see [`Driver::delete_sliced`]).
     fn sliced(items: Vec<Vec<Edit>>, dense: bool) -> Self {
         NextList {
-            thrift: Some(SLICE_THRIFT),
+            thrift: Some(Thrift::Failures(SLICE_THRIFT)),
             ..NextList::deletions(items, dense)
         }
     }
@@ -710,6 +757,8 @@ impl<'a> Driver<'a> {
             slices: SliceState::On(0),
             sliced_text: None,
             thrift: None,
+            slicing: false,
+            gave_way: false,
             stats,
         }
     }
@@ -1024,9 +1073,26 @@ impl<'a> Driver<'a> {
                     let locked = locked_nodes(&self.current, tree, nodes);
                     let accepted = self.accepted;
                     self.note_hdd(round_from, at..=at);
-                    self.delete_pass(tree, &lists, depth, round, following)?;
+                    if sliced_first != Some(depth) {
+                        let cache = &mut self.sliced_text;
+                        let at_depth = (tree, nodes.as_slice(), lists.as_slice());
+                        self.thrift =
+                            own_thrift(self.slices, cache, self.frontend, &self.current, at_depth);
+                    }
+                    let outcome = self.delete_pass(tree, &lists, depth, round, following);
+                    self.thrift = None;
+                    outcome?;
                     if self.accepted != accepted && !locked.is_empty() {
                         self.delete_unlocked(&locked, depth, round)?;
+                    }
+                    if std::mem::take(&mut self.gave_way) {
+                        // Its slices, then the depth's own list again on what they left.
+                        sliced_first = Some(depth);
+                        let unchanged =
+                            (self.accepted == accepted).then_some((tree, nodes.as_slice()));
+                        let following = Following::Plain(depth);
+                        self.delete_sliced(depth, round, unchanged, following)?;
+                        continue;
                     }
                     if let SliceState::On(_) = self.slices {
                         let unchanged =
@@ -1139,9 +1205,11 @@ impl<'a> Driver<'a> {
         let name = format!("delete depth {depth} with uses");
         // As the depth's own list runs (see `delete_items_of`).
         self.dense = round > 1;
-        self.thrift = Some(SLICE_THRIFT);
+        self.thrift = Some(Thrift::Failures(SLICE_THRIFT));
+        self.slicing = true;
         let outcome = self.pass(&name, &[items], None, None, true, following);
         self.thrift = None;
+        self.slicing = false;
         self.dense = false;
         outcome?;
         self.slices = self.slices.after_list(self.accepted != accepted);
@@ -1841,9 +1909,15 @@ impl<'a> Driver<'a> {
         let mut failed_on =
             (remembered && !self.frontend.needs_are_local()).then(|| FailedOn::new(items.len()));
         let mut exhausted = false;
-        let thrift = self.thrift;
-        let spent = |failures: usize, successes: usize| {
-            thrift.is_some_and(|t| failures >= t + 2 * successes)
+        let thrift = self.thrift.clone();
+        // Of the failures, those that count as alone (see `Thrift::alone`).
+        let mut lone = 0usize;
+        // The list ends on its thrift, before its end.
+        let mut gave_way = false;
+        let spent = |failures: usize, successes: usize, lone: usize| {
+            thrift
+                .as_ref()
+                .is_some_and(|t| t.spent(failures, successes, lone))
         };
         // Prefetches are adopted by the first candidate asked, or dropped then.
         let mut started = false;
@@ -1857,8 +1931,11 @@ impl<'a> Driver<'a> {
                 break Err(Error::Interrupted);
             }
             if patience.is_some_and(|p| successes == 0 && failures >= patience_for(p, items.len()))
-                || spent(failures, successes)
             {
+                break Ok(());
+            }
+            if spent(failures, successes, lone) {
+                gave_way = true;
                 break Ok(());
             }
             // Hand known verdicts at the front to the strategy, in order.
@@ -1897,6 +1974,7 @@ impl<'a> Driver<'a> {
                     }
                 } else {
                     failures += 1;
+                    lone += usize::from(thrift.as_ref().is_some_and(|t| t.alone(&slot.chosen)));
                     if let Some(failed_on) = &mut failed_on {
                         failed_on.failed(&slot.chosen);
                     }
@@ -1927,8 +2005,11 @@ impl<'a> Driver<'a> {
             }
             // A shrink that keeps failing ends here, before it starts another call.
             if patience.is_some_and(|p| successes == 0 && failures >= patience_for(p, items.len()))
-                || spent(failures, successes)
             {
+                break Ok(());
+            }
+            if spent(failures, successes, lone) {
+                gave_way = true;
                 break Ok(());
             }
             // Extend the window while a job is free.
@@ -2046,8 +2127,12 @@ impl<'a> Driver<'a> {
         // A list that ran to its end left its items 1-minimal: each item kept fails on
         // this text, and is known to while nothing touches its parent. Edits the list
         // made after an item's question may have been what it needed, so only items
-        // whose parents the list left alone are recorded.
-        if let (Some(subjects), Ok(()), Ok(true), None) = (subjects, &result, &verified, patience) {
+        // whose parents the list left alone are recorded. One that gave up on its thrift
+        // kept items it never asked.
+        self.gave_way = gave_way && matches!(thrift, Some(Thrift::Lone(..)));
+        if let (Some(subjects), Ok(()), Ok(true), None, false) =
+            (subjects, &result, &verified, patience, gave_way)
+        {
             let edits: Vec<&Edit> = committed[list_start..].iter().collect();
             let splices = splices(base, &edits);
             // In code, each item kept is remembered as failed, with the text the list left
@@ -2108,6 +2193,7 @@ impl<'a> Driver<'a> {
             // The depth's slices, then the depth below, on the same tree when they change
             // nothing.
             Following::Sliced(depth) => Some(Some(limit_for(depth + 1))),
+            Following::GaveWay(depth) => Some(Some(limit_for(depth))),
             Following::Depth(depth)
             | Following::Plain(depth)
             | Following::Gallop(Gallop { head: depth, .. })
@@ -2436,7 +2522,7 @@ impl<'a> Driver<'a> {
             };
             return match self.candidate_of(base, edits.to_vec(), &next) {
                 Proposal::Asks(text) => Some(text),
-                Proposal::Known | Proposal::Changes => None,
+                Proposal::Known | Proposal::Spent | Proposal::Changes => None,
             };
         }
         let text = render(base, edits);
@@ -2456,15 +2542,26 @@ impl<'a> Driver<'a> {
         let mut changes = false;
         let mut failures = 0;
         let mut successes = 0;
+        let mut lone = 0;
         for _ in 0..WINDOW_SLACK {
             // A shrink that keeps failing gives up (as in `run_list`), and so does a list
             // of slices that fails too often.
             if next
                 .patience
                 .is_some_and(|p| !changes && failures >= patience_for(p, next.items.len()))
-                || next.thrift.is_some_and(|t| failures >= t + 2 * successes)
             {
                 return Proposal::Known;
+            }
+            if next
+                .thrift
+                .as_ref()
+                .is_some_and(|t| t.spent(failures, successes, lone))
+            {
+                return if changes {
+                    Proposal::Changes
+                } else {
+                    Proposal::Spent
+                };
             }
             let Some(chosen) = strategy.next() else {
                 break;
@@ -2486,6 +2583,7 @@ impl<'a> Driver<'a> {
                 successes += 1;
             } else {
                 failures += 1;
+                lone += usize::from(next.thrift.as_ref().is_some_and(|t| t.alone(&chosen)));
             }
         }
         if changes || strategy.next().is_some() {
@@ -2517,7 +2615,7 @@ impl<'a> Driver<'a> {
         // Where slices are offered, as the list now running (when it is one of slices,
         // see `Driver::thrift`) and each list of them passed over leave it.
         let mut slices = self.slices;
-        if self.thrift.is_some() {
+        if self.slicing {
             slices = slices.after_list(!edits.is_empty());
         }
         let mut following = following;
@@ -2552,9 +2650,13 @@ impl<'a> Driver<'a> {
                                 sliced = true;
                                 (NextList::sliced(items, dense), Following::Plain(at))
                             }
-                            Found::Own(at) => {
-                                (NextList::deletions(items, dense), slices.after_depth(at))
-                            }
+                            Found::Own(at, thrift) => (
+                                NextList {
+                                    thrift,
+                                    ..NextList::deletions(items, dense)
+                                },
+                                slices.after_depth(at),
+                            ),
                             Found::Beside(at) => {
                                 (NextList::deletions(items, dense), Following::Depth(at + 1))
                             }
@@ -2573,7 +2675,12 @@ impl<'a> Driver<'a> {
                         DepthList::Unknown => return None,
                     }
                 }
-                Following::Sliced(depth) => {
+                Following::Sliced(depth) | Following::GaveWay(depth) => {
+                    // After them, the depth below, or this depth's own list again.
+                    let after = match following {
+                        Following::GaveWay(_) => Following::Plain(depth),
+                        _ => Following::Depth(depth + 1),
+                    };
                     let text_key = key(text);
                     let limit = Some(limit_for(depth));
                     let from = Some((base, edits));
@@ -2593,11 +2700,11 @@ impl<'a> Driver<'a> {
                     };
                     self.ready = Some((text_key, tree));
                     if items.is_empty() {
-                        following = Following::Depth(depth + 1);
+                        following = after;
                         continue;
                     }
                     sliced = true;
-                    (NextList::sliced(items, dense), Following::Depth(depth + 1))
+                    (NextList::sliced(items, dense), after)
                 }
                 Following::NextRound => {
                     // A round of an HDD* not yet running changed nothing, or a list on
@@ -2721,7 +2828,7 @@ impl<'a> Driver<'a> {
                         };
                         match self.candidate_of(text, Vec::new(), &next) {
                             Proposal::Asks(candidate) => return Some(candidate),
-                            Proposal::Known => {}
+                            Proposal::Known | Proposal::Spent => {}
                             Proposal::Changes => return None,
                         }
                     }
@@ -2758,6 +2865,17 @@ impl<'a> Driver<'a> {
                 Proposal::Asks(candidate) => return Some(candidate),
                 Proposal::Known => {
                     following = then;
+                    if sliced {
+                        slices = slices.after_list(false);
+                    }
+                }
+                // A list of slices passed over accepted nothing; a depth's own list gave
+                // way to its slices, and comes again after them.
+                Proposal::Spent => {
+                    following = match then {
+                        Following::Sliced(depth) if !sliced => Following::GaveWay(depth),
+                        then => then,
+                    };
                     if sliced {
                         slices = slices.after_list(false);
                     }
@@ -2868,12 +2986,19 @@ impl<'a> Driver<'a> {
                         Vec::new()
                     };
                     if sliced.is_empty() {
+                        let cache = &mut self.sliced_text;
+                        let at_depth = (&tree, nodes.as_slice(), lists.as_slice());
+                        let thrift = if asked.sliced_first == Some(at) {
+                            None
+                        } else {
+                            own_thrift(asked.slices, cache, self.frontend, text, at_depth)
+                        };
                         DepthList::Found {
                             items: deletions(&tree, &lists)
                                 .into_iter()
                                 .next()
                                 .unwrap_or_default(),
-                            list: Found::Own(at),
+                            list: Found::Own(at, thrift),
                         }
                     } else {
                         DepthList::Found {
@@ -3463,6 +3588,43 @@ fn slices_of(
             slices
         }
     }
+}
+
+/// The thrift of the own list (`lists`, when it is one) of a depth of `text` whose nodes
+/// `at` gives with their tree: while slices have not paid yet (`slices` is
+/// [`SliceState::On`], offered after each depth's list), a list with [`MANY_SLICES`]
+/// declarations that have slices gives way to them once [`OWN_THRIFT`] of those, asked
+/// alone, failed; the depth's own list comes again after them. Where the test runs through
+/// the code, each function of a module body of hundreds is kept by its uses and costs a
+/// call to keep (underscore's 300 for a test of `max`), while with its slice it goes;
+/// where the text is data (a parser's crash, a grep), few declarations fail alone, and the
+/// list runs to its end as before. Other items that fail alone tell nothing of slices.
+fn own_thrift(
+    slices: SliceState,
+    cache: &mut Option<(u128, Arc<frontend::Slices>)>,
+    frontend: &dyn Frontend,
+    text: &str,
+    (tree, nodes, lists): (&Tree, &[NodeId], &[Vec<NodeId>]),
+) -> Option<Thrift> {
+    let [list] = lists else {
+        return None;
+    };
+    if !matches!(slices, SliceState::On(_)) || list.len() < MANY_SLICES {
+        return None;
+    }
+    let found = slices_of(cache, frontend, text, tree, nodes);
+    // By item, as `deletions` makes them.
+    let sliced: Arc<[bool]> = list
+        .iter()
+        .map(|&id| tree.node(id))
+        .filter(|node| !deletion_edits(node).is_empty())
+        .map(|node| {
+            let span = (node.span.start, node.span.end);
+            found.get(&span).is_some_and(|s| !s.is_empty())
+        })
+        .collect();
+    let with_slices = sliced.iter().filter(|&&s| s).count();
+    (with_slices >= MANY_SLICES).then_some(Thrift::Lone(OWN_THRIFT, sliced))
 }
 
 /// The items of [`Driver::delete_sliced`] at `depth` of `text`, whose nodes there `at`
