@@ -141,8 +141,9 @@ pub const FIRST_LIMIT: u32 = limit_for(1);
 /// Whether declarations are offered with their slices (see [`Driver::delete_sliced`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SliceState {
-    /// They are offered after each depth's own list; the number is how many lists of them
-    /// in a row accepted nothing.
+    /// They are offered after each depth's own list, or where a long one gives way to
+    /// them, in its midst (see [`own_thrift`]); the number is how many lists of them in a
+    /// row accepted nothing.
     On(usize),
     /// A list of them accepted something: the test runs through the code, where a
     /// declaration goes with its uses or not at all, so each depth's declarations are
@@ -185,7 +186,7 @@ const MANY_SLICES: usize = 32;
 
 /// The declarations with slices, asked alone, that may fail in a depth's own list with
 /// [`MANY_SLICES`] of them before it gives way to them (see [`own_thrift`]).
-const OWN_THRIFT: usize = 12;
+const OWN_THRIFT: usize = 6;
 
 /// Lists of declarations with their slices in a row that may accept nothing before
 /// slices are no longer offered.
@@ -1153,7 +1154,8 @@ impl<'a> Driver<'a> {
     /// once. Offered after the plain deletions (those the depth's list kept), not instead
     /// of them: where the text is data to the test (a parser's crash), a use never stands
     /// in the way, and a slice only takes what is needed along; there the list kept little
-    /// but what is needed, which slices rarely leave. Once a list of slices accepted
+    /// but what is needed, which slices rarely leave. A long list whose declarations keep
+    /// failing alone gives way to them before its end (see [`own_thrift`]). Once a list of slices accepted
     /// something, they come before the depth's own list (see [`SliceState::First`]), and
     /// `following` says which. A declaration whose slice takes a
     /// statement whose own deletion failed on this text is not offered, the list is
