@@ -1155,10 +1155,10 @@ impl<'a> Driver<'a> {
     /// of them: where the text is data to the test (a parser's crash), a use never stands
     /// in the way, and a slice only takes what is needed along; there the list kept little
     /// but what is needed, which slices rarely leave. A long list whose declarations keep
-    /// failing alone gives way to them before its end (see [`own_thrift`]). Once a list of slices accepted
-    /// something, they come before the depth's own list (see [`SliceState::First`]), and
-    /// `following` says which. A declaration whose slice takes a
-    /// statement whose own deletion failed on this text is not offered, the list is
+    /// failing alone gives way to them before its end (see [`own_thrift`]). Once a list
+    /// of slices accepted something, they come before the depth's own list (see
+    /// [`SliceState::First`]), and `following` says which. A declaration whose slice takes
+    /// a statement whose own deletion failed on this text is not offered, the list is
     /// abandoned once its failures pass [`SLICE_THRIFT`] and two for each success, and
     /// after [`FRUITLESS_SLICES`] lists in a row that accept nothing, slices are not
     /// offered again.
@@ -2547,7 +2547,7 @@ impl<'a> Driver<'a> {
         let mut lone = 0;
         for _ in 0..WINDOW_SLACK {
             // A shrink that keeps failing gives up (as in `run_list`), and so does a list
-            // of slices that fails too often.
+            // whose thrift is spent (see `Thrift`).
             if next
                 .patience
                 .is_some_and(|p| !changes && failures >= patience_for(p, next.items.len()))
@@ -2615,7 +2615,7 @@ impl<'a> Driver<'a> {
         // The lists are a later round's of HDD* (see `StrategyOptions::dense`).
         let mut dense = self.dense;
         // Where slices are offered, as the list now running (when it is one of slices,
-        // see `Driver::thrift`) and each list of them passed over leave it.
+        // see `Driver::slicing`) and each list of them passed over leave it.
         let mut slices = self.slices;
         if self.slicing {
             slices = slices.after_list(!edits.is_empty());
