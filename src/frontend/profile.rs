@@ -1204,6 +1204,15 @@ impl Grammar {
         self.kinds.get(usize::from(node.kind_id())).unwrap_or(&NONE)
     }
 
+    /// True when `node` holds a list whose items need no separator and may go in any
+    /// number: statements, in most grammars.
+    fn holds_statements(&self, node: TsNode) -> bool {
+        self.info(node)
+            .list
+            .and_then(|i| self.lists.get(i))
+            .is_some_and(|list| list.separator.is_none() && !list.exact)
+    }
+
     /// True when tree-sitter's reading of `child`, at `field` of `parent`, is one the
     /// language's own parsers never make there (see [`OpaqueFile`]): the node is left
     /// whole, with no node of the tree inside it and no hoist out of it.
@@ -1644,10 +1653,7 @@ impl Grammar {
                     // An item of a list without separators goes with the comments after it
                     // on its line (`f(); // why`); it may also go alone, as a rewrite,
                     // which only a test that needs such a comment leaves to ask.
-                    let unseparated = parent
-                        .and_then(|p| self.info(p).list)
-                        .and_then(|i| self.lists.get(i))
-                        .is_some_and(|list| list.separator.is_none() && !list.exact);
+                    let unseparated = parent.is_some_and(|p| self.holds_statements(p));
                     if p.in_list
                         && unseparated
                         && rewrites_of_deletable
@@ -2105,20 +2111,18 @@ impl Grammar {
     fn value_after(&self, text: &str, node: TsNode, value: TsNode) -> Option<Alternative> {
         let inline = self.inline.as_ref()?;
         let declaration = node.parent()?;
-        let holder = declaration.parent()?;
-        let statements = self
-            .info(holder)
-            .list
-            .and_then(|i| self.lists.get(i))
-            .is_some_and(|list| list.separator.is_none() && !list.exact);
-        if !statements {
+        if !self.holds_statements(declaration.parent()?) {
             return None;
         }
         let value_text = &text[value.byte_range()];
+        // A start is one when what follows it in the value is another token (`function`
+        // but not `functions`).
         let ambiguous = inline.ambiguous_starts.iter().any(|start| {
             value_text.strip_prefix(start.as_str()).is_some_and(|rest| {
-                !(start.ends_with(|c: char| c.is_alphanumeric())
-                    && rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
+                match (start.bytes().next_back(), rest.bytes().next()) {
+                    (Some(last), Some(next)) => !crate::render::would_fuse(last, next),
+                    _ => true,
+                }
             })
         });
         let statement = if ambiguous {
