@@ -9,6 +9,7 @@ bench/field/work/build. The check.sh files name bench/field/lib by its absolute 
 make.py again after moving the repository.
 """
 import os
+import re
 import shlex
 import stat
 import subprocess
@@ -21,6 +22,9 @@ WORK = os.path.join(HERE, "work") + "/"
 BUILD = WORK + "build/"
 CASES = WORK + "cases/"
 LIB = os.path.join(HERE, "lib") + "/"
+CORPUS = os.environ.get("CORPUS", os.path.join(HERE, "..", "..", "..", "shared", "corpus"))
+CORPUS = os.path.normpath(CORPUS) + "/"
+MATHJAX = os.path.normpath(os.path.join(HERE, "..", "mathjax")) + "/"
 
 
 def read(path):
@@ -295,6 +299,41 @@ def src(path):
     return lambda: read(path)
 
 
+def exact(path):
+    """The text of the file at path, line ends as they are (the corpus pages have CRLF)."""
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def corpus(page):
+    return lambda: exact(CORPUS + page)
+
+
+def plant_middle(path, pattern, make):
+    """The file at path with the middle match of the regular expression pattern replaced
+    by make(match)."""
+    t = exact(path)
+    spots = list(re.finditer(pattern, t))
+    if not spots:
+        sys.exit(f"plant: no {pattern!r} in {path}")
+    m = spots[len(spots) // 2]
+    return lambda: t[:m.start()] + make(m) + t[m.end():]
+
+
+def xml_planted(page, pattern, make):
+    return lambda: plant_middle(CORPUS + page, pattern, make)()
+
+
+def mathjax(regex):
+    """MathJax 3.2.2 renders every math (MathML in, SVG out, arity and attribute checks
+    on); some error message matches regex."""
+    return f"exec node {shlex.quote(MATHJAX + 'render.js')} {sh_quote(regex)} \"$1\"\n"
+
+
+def xmlprop(prop, env=""):
+    return f"{env}exec python3 {shlex.quote(LIB + 'xmlprop.py')} {prop} \"$1\"\n"
+
+
 CASE_LIST = {
     # real bugs of pinned tools, triggers planted into real code
     "terser-import-mustache": ("input.js", terser_plant_mustache,
@@ -408,6 +447,45 @@ CASE_LIST = {
         "grep: jquery.min.js still has Sizzle's syntax error message"),
 }
 
+# XML cases: pages of ../shared/corpus (made only when it is there). MathJax's own
+# verdicts on real pages with one planted fault, and structural tests of several parts.
+XML_CASES = {
+    "xml-mj-chars-li66": ("input.xhtml",
+        xml_planted("fcla/fcla-li66.xhtml", r"<mn>", lambda m: '<mn mathvariant="bogus">'),
+        mathjax("reading 'chars'"),
+        "MathJax crash \"reading 'chars'\" from an unknown mathvariant planted on the middle mn (fcla-li66)"),
+    "xml-mj-chars-li58": ("input.xhtml",
+        xml_planted("fcla/fcla-li58.xhtml", r"<mi>", lambda m: '<mi mathvariant="bogus">'),
+        mathjax("reading 'chars'"),
+        "the same MathJax crash on the 2 MB page fcla-li58"),
+    "xml-mj-arity-li33": ("input.xhtml",
+        xml_planted("fcla/fcla-li33.xhtml", r"<mfrac>", lambda m: "<mfrac><mn>0</mn>"),
+        mathjax('Wrong number of children for "mfrac" node'),
+        "MathJax's arity check on an mfrac given a third child (fcla-li33)"),
+    "xml-mj-attr-li81": ("input.xhtml",
+        xml_planted("fcla/fcla-li81.xhtml", r"<mo(?=[ >])", lambda m: '<mo foo="1"'),
+        mathjax("Unknown attributes for mo node: foo"),
+        "MathJax's attribute check on an mo given an unknown attribute (fcla-li81)"),
+    "xml-table-sup-li33": ("input.xhtml", corpus("fcla/fcla-li33.xhtml"),
+        xmlprop("table-sup"), "an mtable of two rows with an msup in a cell (fcla-li33)"),
+    "xml-table-sup-li58": ("input.xhtml", corpus("fcla/fcla-li58.xhtml"),
+        xmlprop("table-sup"), "an mtable of two rows with an msup in a cell (fcla-li58, 2 MB)"),
+    "xml-three-mi-li81": ("input.xhtml", corpus("fcla/fcla-li81.xhtml"),
+        xmlprop("three-mi"), "a math with three mi of the same text (fcla-li81)"),
+    "xml-eq-frac-li33": ("input.xhtml", corpus("fcla/fcla-li33.xhtml"),
+        xmlprop("eq-frac"), "an mo '=' with a later sibling mfrac (fcla-li33)"),
+    "xml-p-word-math-li33": ("input.xhtml", corpus("fcla/fcla-li33.xhtml"),
+        xmlprop("p-word-math"), "a p with a math and the word 'matrix' (fcla-li33)"),
+    "xml-title-sub-li9": ("input.xhtml", corpus("fcla/fcla-li9.xhtml"),
+        xmlprop("title-sub"), "the title says 'Notation' and the body has an msub (fcla-li9)"),
+    "xml-p-words-li97": ("input.xhtml", corpus("fcla/fcla-li97.xhtml"),
+        xmlprop("p-words"), "a p with the words 'Modified' and 'Version' (fcla-li97, text only)"),
+    "xml-three-p-li12": ("input.xhtml", corpus("fcla/fcla-li12.xhtml"),
+        xmlprop("three-p"), "three p with text in the body (fcla-li12, text only)"),
+    "xml-id-under-perses": ("input.xml", corpus("reduction-benchmarks/perses-xml-071d221-1.xml"),
+        xmlprop("id-under"), "the element with id 588 inside the one with id 14 (perses-xml-071d221-1)"),
+}
+
 # Nine more cases were tried and left out as too slow for the trial's budget (3-7 minutes
 # each, 900-3200 oracle calls): require()/import() checks on acorn.js, acorn.mjs, d3.min.js,
 # marked.min.js, moment.min.js, moment-with-locales.min.js, mustache.min.js and an esbuild
@@ -418,6 +496,12 @@ def main():
     for folder, where in ((N, "bench/field"), (B, "bench/js")):
         if not os.path.isdir(folder):
             sys.exit(f"make.py: {where}/node_modules is missing: run `npm ci` in {where} first")
+    if os.path.isdir(CORPUS):
+        if not os.path.isdir(MATHJAX + "node_modules"):
+            sys.exit("make.py: bench/mathjax/node_modules is missing: run `npm ci` in bench/mathjax first")
+        CASE_LIST.update(XML_CASES)
+    else:
+        print(f"make.py: no corpus at {CORPUS}: the xml- cases are left out")
     names = sys.argv[1:] or list(CASE_LIST)
     unknown = [n for n in names if n not in CASE_LIST]
     if unknown:

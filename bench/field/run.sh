@@ -8,11 +8,13 @@
 # Writes bench/field/work/results/LABEL.tsv (case, oracle_calls, bytes_in, bytes_after,
 # seconds, ok) and keeps each result, stats file and log in bench/field/work/results/LABEL/.
 # ok = 1 when the reducer exited 0 and its output still passes the case's check.sh (in a
-# fresh folder, under the input's name) and `node --check`.
+# fresh folder, under the input's name) and parses (`node --check`, or Python's XML parser
+# for an XML case).
 set -u
 export LC_NUMERIC=C   # printf reads the seconds with a decimal point
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cases_dir=$here/work/cases
+. "$here/lib/case.sh"
 usage="usage: bash $0 LABEL [BIN] [CASE...]"
 if [ $# -lt 1 ] || [ -z "$1" ]; then echo "$usage" >&2; exit 2; fi
 label=$1; shift
@@ -52,10 +54,8 @@ minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
 t_all=$(now)
 for c in "${cases[@]}"; do
   dir=$cases_dir/$c
-  if [ -f "$dir/input.js" ]; then in=$dir/input.js
-  elif [ -f "$dir/input.mjs" ]; then in=$dir/input.mjs
-  else echo "no case $c" >&2; continue
-  fi
+  in=$(input_of "$dir")
+  if [ -z "$in" ]; then echo "no case $c" >&2; continue; fi
   ext=${in##*.}
   out=$res/$label/$c.out.$ext
   stats=$res/$label/$c.stats.json
@@ -73,7 +73,7 @@ for c in "${cases[@]}"; do
   if [ $rc -eq 0 ] && [ -s "$out" ]; then
     tmp=$(mktemp -d)
     cp "$out" "$tmp/input.$ext"
-    if (cd "$tmp" && "$dir/check.sh" "$tmp/input.$ext" >/dev/null 2>&1) && node --check "$tmp/input.$ext" >/dev/null 2>&1; then ok=1; fi
+    if (cd "$tmp" && "$dir/check.sh" "$tmp/input.$ext" >/dev/null 2>&1) && parses "$tmp/input.$ext"; then ok=1; fi
     rm -rf "$tmp"
   fi
   bytes_in=$(stat -c %s "$in")

@@ -1,12 +1,14 @@
 #!/bin/bash
 # usage: bash bench/field/verify.sh [CASE...]   (no names: every case in bench/field/work/cases)
 # For each case: its check.sh passes on the input twice (run in a fresh folder, the first
-# run timed), fails on an empty file, and the input passes `node --check`. Prints one line
+# run timed), fails on an empty file, and the input parses (`node --check`, or Python's XML
+# parser for an XML case). Prints one line
 # per case and exits 1 when any case fails.
 set -u
 export LC_NUMERIC=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cases_dir=$here/work/cases
+. "$here/lib/case.sh"
 if [ ! -d "$cases_dir" ]; then
   echo "verify.sh: no cases in $cases_dir: run python3 $here/make.py first" >&2; exit 2
 fi
@@ -21,10 +23,8 @@ check() { (cd "$(dirname "$2")" && "$cases_dir/$1/check.sh" "$2" >/dev/null 2>&1
 bad=0
 for c in "${cases[@]}"; do
   dir=$cases_dir/$c
-  if [ -f "$dir/input.js" ]; then in=$dir/input.js
-  elif [ -f "$dir/input.mjs" ]; then in=$dir/input.mjs
-  else echo "$c: no such case" >&2; bad=1; continue
-  fi
+  in=$(input_of "$dir")
+  if [ -z "$in" ]; then echo "$c: no such case" >&2; bad=1; continue; fi
   ext=${in##*.}
   tmp=$(mktemp -d)
   cp "$in" "$tmp/input.$ext"
@@ -34,7 +34,7 @@ for c in "${cases[@]}"; do
   r2=$(check "$c" "$tmp/input.$ext")
   : > "$tmp/input.$ext"
   r3=$(check "$c" "$tmp/input.$ext")
-  nc=0; node --check "$in" 2>/dev/null || nc=$?
+  nc=0; parses "$in" || nc=$?
   rm -rf "$tmp"
   verdict=ok
   if [ "$r1" != 0 ] || [ "$r2" != 0 ] || [ "$r3" = 0 ] || [ "$nc" != 0 ]; then verdict=FAIL; bad=1; fi
