@@ -2273,10 +2273,12 @@ impl<'a> Driver<'a> {
         needed
     }
 
-    /// A fresh strategy for a list of `items`.
+    /// A fresh strategy for a list of `items`. A sweep's lists hold edits that failed
+    /// before and nearly all fail again: they are asked as a later round's, one by one
+    /// until removals succeed (see [`StrategyOptions::dense`]).
     fn strategy(&self, items: &[Vec<Edit>], patience: Option<usize>) -> Box<dyn Strategy> {
         let options = StrategyOptions {
-            dense: self.dense,
+            dense: self.dense || self.needed.sweeping(),
             ..self.options.strategy_options.clone()
         };
         self.strategy_with(items, patience, options)
@@ -2519,7 +2521,7 @@ impl<'a> Driver<'a> {
                 items: Cow::Borrowed(items),
                 patience,
                 deletions: cheap,
-                dense: self.dense,
+                dense: self.dense || self.needed.sweeping(),
                 thrift: None,
             };
             return match self.candidate_of(base, edits.to_vec(), &next) {
@@ -2862,6 +2864,11 @@ impl<'a> Driver<'a> {
                     }
                     (NextList::deletions(items, false), Following::Unknown)
                 }
+            };
+            // A sweep's lists hold edits that failed before (see `Driver::strategy`).
+            let next = NextList {
+                dense: next.dense || needed.sweeping(),
+                ..next
             };
             match self.candidate_of(text, Vec::new(), &next) {
                 Proposal::Asks(candidate) => return Some(candidate),
