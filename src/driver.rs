@@ -206,18 +206,19 @@ const SLICE_THRIFT: usize = 12;
 /// When a list gives up before its end (see `Driver::thrift`).
 #[derive(Debug, Clone)]
 enum Thrift {
-    /// Once its failures pass this many and two for each success (a list of slices).
-    Failures(usize),
-    /// Once this many of its candidates of one item that has a slice (by the item's
+    /// Once its failures pass [`SLICE_THRIFT`] and two for each success (a list of
+    /// slices).
+    Failures,
+    /// Once [`OWN_THRIFT`] of its candidates of one item that has a slice (by the item's
     /// index) failed (see [`own_thrift`]).
-    Lone(usize, Arc<[bool]>),
+    Lone(Arc<[bool]>),
 }
 
 impl Thrift {
     /// Whether the failure of a candidate of the items `chosen` counts as one alone.
     fn alone(&self, chosen: &[usize]) -> bool {
         match (self, chosen) {
-            (Thrift::Lone(_, sliced), [item]) => sliced.get(*item).copied().unwrap_or(false),
+            (Thrift::Lone(sliced), [item]) => sliced.get(*item).copied().unwrap_or(false),
             _ => false,
         }
     }
@@ -226,8 +227,8 @@ impl Thrift {
     /// `successes` gives up.
     fn spent(&self, failures: usize, successes: usize, lone: usize) -> bool {
         match self {
-            Thrift::Failures(t) => failures >= t + 2 * successes,
-            Thrift::Lone(t, _) => lone >= *t,
+            Thrift::Failures => failures >= SLICE_THRIFT + 2 * successes,
+            Thrift::Lone(_) => lone >= OWN_THRIFT,
         }
     }
 }
@@ -665,7 +666,7 @@ impl NextList<'static> {
     /// A list of declarations with their slices (see [`Driver::delete_sliced`]).
     fn sliced(items: Vec<Vec<Edit>>, dense: bool) -> Self {
         NextList {
-            thrift: Some(Thrift::Failures(SLICE_THRIFT)),
+            thrift: Some(Thrift::Failures),
             ..NextList::deletions(items, dense)
         }
     }
@@ -1207,7 +1208,7 @@ impl<'a> Driver<'a> {
         let name = format!("delete depth {depth} with uses");
         // As the depth's own list runs (see `delete_items_of`).
         self.dense = round > 1;
-        self.thrift = Some(Thrift::Failures(SLICE_THRIFT));
+        self.thrift = Some(Thrift::Failures);
         self.slicing = true;
         let outcome = self.pass(&name, &[items], None, None, true, following);
         self.thrift = None;
@@ -3633,7 +3634,7 @@ fn own_thrift(
         })
         .collect();
     let with_slices = sliced.iter().filter(|&&s| s).count();
-    (with_slices >= MANY_SLICES).then_some(Thrift::Lone(OWN_THRIFT, sliced))
+    (with_slices >= MANY_SLICES).then_some(Thrift::Lone(sliced))
 }
 
 /// The items of [`Driver::delete_sliced`] at `depth` of `text`, whose nodes there `at`
