@@ -203,6 +203,11 @@ const FRUITLESS_FIRST: usize = 4;
 /// the list is long, and each costs a call to keep.
 const SLICE_THRIFT: usize = 12;
 
+/// How many rewrites a list of code's later rewrite passes holds at least to run dense
+/// (see [`Driver::rewrote`]). A shorter one is a small result's, whose few rewrites often
+/// all go at once: asked one by one, the field trial's crash cases paid a call or two.
+const DENSE_REWRITES: usize = 8;
+
 /// When a list gives up before its end (see `Driver::thrift`).
 #[derive(Debug, Clone)]
 enum Thrift {
@@ -347,6 +352,10 @@ pub struct Driver<'a> {
     /// The lists now run are HDD*'s second or later round over a depth (see
     /// [`StrategyOptions::dense`]).
     dense: bool,
+    /// A rewrite pass ran to its end. In code, a later pass's lists ask mostly rewrites
+    /// that failed before, in a text that changed away from them: those of
+    /// [`DENSE_REWRITES`] or more run dense (see [`StrategyOptions::dense`]).
+    rewrote: bool,
     /// The rewrite lists now run offer every alternative, also those that delete a node
     /// proven needed (see [`Driver::all_passes`]).
     unlikely_too: bool,
@@ -741,6 +750,7 @@ impl<'a> Driver<'a> {
             progress: None,
             pass_name: String::new(),
             dense: false,
+            rewrote: false,
             unlikely_too: false,
             accepted: 0,
             hdd_state: None,
@@ -1678,6 +1688,7 @@ impl<'a> Driver<'a> {
                     .record_all(&self.current, key(&self.current), &tree);
             }
             if !tree.ids().any(|id| tree.node(id).alternatives.len() > rank) {
+                self.rewrote = true;
                 return Ok(());
             }
             let (items, subjects) = rewrites(
@@ -1695,7 +1706,12 @@ impl<'a> Driver<'a> {
             self.log(format_args!("rewrite {rank}: {} nodes", items.len()));
             let following = Following::Rewrite(rank);
             let name = format!("rewrite {rank}");
-            self.pass(&name, &[items], Some(&[subjects]), None, false, following)?;
+            // See `Driver::rewrote`.
+            self.dense =
+                self.rewrote && !self.frontend.needs_are_local() && items.len() >= DENSE_REWRITES;
+            let outcome = self.pass(&name, &[items], Some(&[subjects]), None, false, following);
+            self.dense = false;
+            outcome?;
         }
     }
 
@@ -2617,6 +2633,8 @@ impl<'a> Driver<'a> {
         let mut unlikely = self.unlikely_too;
         // The lists are a later round's of HDD* (see `StrategyOptions::dense`).
         let mut dense = self.dense;
+        // A rewrite pass ran to its end (see `Driver::rewrote`).
+        let mut rewrote = self.rewrote;
         // Where slices are offered, as the list now running (when it is one of slices,
         // see `Driver::slicing`) and each list of them passed over leave it.
         let mut slices = self.slices;
@@ -2776,13 +2794,20 @@ impl<'a> Driver<'a> {
                         rank += 1;
                         found = (!items.is_empty()).then_some(items);
                     }
+                    if found.is_none() {
+                        rewrote = true;
+                    }
                     match found {
                         Some(items) => {
+                            // As in `rewrite_passes`.
+                            let later = rewrote
+                                && !self.frontend.needs_are_local()
+                                && items.len() >= DENSE_REWRITES;
                             let next = NextList {
                                 items: Cow::Owned(items),
                                 patience: None,
                                 deletions: false,
-                                dense: false,
+                                dense: later,
                                 thrift: None,
                             };
                             (next, Following::Rewrite(rank))
