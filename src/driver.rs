@@ -2833,7 +2833,9 @@ impl<'a> Driver<'a> {
                             following = Following::Depth(1);
                             continue;
                         }
+                        // As in `all_passes`, a sweep ends before the shrinking.
                         None if self.frontend.needs_are_local() || unlikely => {
+                            needed.set_sweep(false);
                             following = Following::Shrink(Grain::Words);
                             continue;
                         }
