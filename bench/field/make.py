@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Build the field-trial cases under bench/field/work/cases/NAME/{input.js|input.mjs,
-check.sh, README}.
+"""Build the field-trial cases under bench/field/work/cases/NAME/{input.js|input.mjs|
+input.xhtml|input.xml, check.sh, README}.
 
 Usage: python3 bench/field/make.py [NAME...]   (no names: every case)
 Sources: the npm libraries in bench/js/node_modules (read only), the packages installed in
-bench/field/node_modules, and an esbuild bundle of lodash-es that this script makes in
-bench/field/work/build. The check.sh files name bench/field/lib by its absolute path: run
-make.py again after moving the repository.
+bench/field/node_modules, an esbuild bundle of lodash-es that this script makes in
+bench/field/work/build, and for the xml- cases the pages of ../shared/corpus (CORPUS=DIR
+to name another; the cases are left out when it is absent) with MathJax from
+bench/mathjax. The check.sh files name bench/field/lib and bench/mathjax by their absolute
+paths: run make.py again after moving the repository.
 """
 import os
 import re
@@ -317,11 +319,11 @@ def plant_middle(path, pattern, make):
     if not spots:
         sys.exit(f"plant: no {pattern!r} in {path}")
     m = spots[len(spots) // 2]
-    return lambda: t[:m.start()] + make(m) + t[m.end():]
+    return t[:m.start()] + make(m) + t[m.end():]
 
 
 def xml_planted(page, pattern, make):
-    return lambda: plant_middle(CORPUS + page, pattern, make)()
+    return lambda: plant_middle(CORPUS + page, pattern, make)
 
 
 def mathjax(regex):
@@ -330,8 +332,8 @@ def mathjax(regex):
     return f"exec node {shlex.quote(MATHJAX + 'render.js')} {sh_quote(regex)} \"$1\"\n"
 
 
-def xmlprop(prop, env=""):
-    return f"{env}exec python3 {shlex.quote(LIB + 'xmlprop.py')} {prop} \"$1\"\n"
+def xmlprop(prop):
+    return f"exec python3 {shlex.quote(LIB + 'xmlprop.py')} {prop} \"$1\"\n"
 
 
 CASE_LIST = {
@@ -473,7 +475,7 @@ XML_CASES = {
     "xml-three-mi-li81": ("input.xhtml", corpus("fcla/fcla-li81.xhtml"),
         xmlprop("three-mi"), "a math with three mi of the same text (fcla-li81)"),
     "xml-eq-frac-li33": ("input.xhtml", corpus("fcla/fcla-li33.xhtml"),
-        xmlprop("eq-frac"), "an mo '=' with a later sibling mfrac (fcla-li33)"),
+        xmlprop("eq-frac"), "an mo '=' with a later sibling that is or holds an mfrac (fcla-li33)"),
     "xml-p-word-math-li33": ("input.xhtml", corpus("fcla/fcla-li33.xhtml"),
         xmlprop("p-word-math"), "a p with a math and the word 'matrix' (fcla-li33)"),
     "xml-title-sub-li9": ("input.xhtml", corpus("fcla/fcla-li9.xhtml"),

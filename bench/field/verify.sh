@@ -38,7 +38,7 @@ for c in "${cases[@]}"; do
   rm -rf "$tmp"
   verdict=ok
   if [ "$r1" != 0 ] || [ "$r2" != 0 ] || [ "$r3" = 0 ] || [ "$nc" != 0 ]; then verdict=FAIL; bad=1; fi
-  printf '%-34s %7d  pass=%s,%s empty=%s nodecheck=%s  %5.2fs  %s\n' "$c" "$(stat -c %s "$in")" \
+  printf '%-34s %7d  pass=%s,%s empty=%s parses=%s  %5.2fs  %s\n' "$c" "$(stat -c %s "$in")" \
     "$r1" "$r2" "$r3" "$nc" "$(awk -v a="$e" -v b="$s" 'BEGIN { print a - b }')" "$verdict"
 done
 exit $bad
