@@ -1706,9 +1706,7 @@ impl<'a> Driver<'a> {
             self.log(format_args!("rewrite {rank}: {} nodes", items.len()));
             let following = Following::Rewrite(rank);
             let name = format!("rewrite {rank}");
-            // See `Driver::rewrote`.
-            self.dense =
-                self.rewrote && !self.frontend.needs_are_local() && items.len() >= DENSE_REWRITES;
+            self.dense = rewrites_dense(self.frontend, self.rewrote, items.len());
             let outcome = self.pass(&name, &[items], Some(&[subjects]), None, false, following);
             self.dense = false;
             outcome?;
@@ -1933,10 +1931,18 @@ impl<'a> Driver<'a> {
         let mut lone = 0usize;
         // The list ends on its thrift, before its end.
         let mut gave_way = false;
-        let spent = |failures: usize, successes: usize, lone: usize| {
-            thrift
-                .as_ref()
-                .is_some_and(|t| t.spent(failures, successes, lone))
+        // Whether the list ends before its end: a shrink that keeps failing (`false`), or
+        // a list whose thrift is spent (`true`).
+        let ends_early = |failures: usize, successes: usize, lone: usize| {
+            if patience.is_some_and(|p| successes == 0 && failures >= patience_for(p, items.len()))
+            {
+                Some(false)
+            } else {
+                thrift
+                    .as_ref()
+                    .is_some_and(|t| t.spent(failures, successes, lone))
+                    .then_some(true)
+            }
         };
         // Prefetches are adopted by the first candidate asked, or dropped then.
         let mut started = false;
@@ -1949,12 +1955,8 @@ impl<'a> Driver<'a> {
             if interrupted() {
                 break Err(Error::Interrupted);
             }
-            if patience.is_some_and(|p| successes == 0 && failures >= patience_for(p, items.len()))
-            {
-                break Ok(());
-            }
-            if spent(failures, successes, lone) {
-                gave_way = true;
+            if let Some(spent) = ends_early(failures, successes, lone) {
+                gave_way = spent;
                 break Ok(());
             }
             // Hand known verdicts at the front to the strategy, in order.
@@ -2022,13 +2024,9 @@ impl<'a> Driver<'a> {
                 }
                 continue;
             }
-            // A shrink that keeps failing ends here, before it starts another call.
-            if patience.is_some_and(|p| successes == 0 && failures >= patience_for(p, items.len()))
-            {
-                break Ok(());
-            }
-            if spent(failures, successes, lone) {
-                gave_way = true;
+            // The list may end here, before it starts another call (see `ends_early`).
+            if let Some(spent) = ends_early(failures, successes, lone) {
+                gave_way = spent;
                 break Ok(());
             }
             // Extend the window while a job is free.
@@ -2295,10 +2293,15 @@ impl<'a> Driver<'a> {
     /// until removals succeed (see [`StrategyOptions::dense`]).
     fn strategy(&self, items: &[Vec<Edit>], patience: Option<usize>) -> Box<dyn Strategy> {
         let options = StrategyOptions {
-            dense: self.dense || self.needed.sweeping(),
+            dense: self.dense_now(),
             ..self.options.strategy_options.clone()
         };
         self.strategy_with(items, patience, options)
+    }
+
+    /// Whether the list now run is dense (see [`Driver::strategy`]).
+    fn dense_now(&self) -> bool {
+        self.dense || self.needed.sweeping()
     }
 
     /// A fresh strategy for a list of `items`, with `options` but for what `patience`
@@ -2538,7 +2541,7 @@ impl<'a> Driver<'a> {
                 items: Cow::Borrowed(items),
                 patience,
                 deletions: cheap,
-                dense: self.dense || self.needed.sweeping(),
+                dense: self.dense_now(),
                 thrift: None,
             };
             return match self.candidate_of(base, edits.to_vec(), &next) {
@@ -2799,10 +2802,7 @@ impl<'a> Driver<'a> {
                     }
                     match found {
                         Some(items) => {
-                            // As in `rewrite_passes`.
-                            let later = rewrote
-                                && !self.frontend.needs_are_local()
-                                && items.len() >= DENSE_REWRITES;
+                            let later = rewrites_dense(self.frontend, rewrote, items.len());
                             let next = NextList {
                                 items: Cow::Owned(items),
                                 patience: None,
@@ -3625,6 +3625,12 @@ fn slices_of(
             slices
         }
     }
+}
+
+/// Whether a rewrite list of `len` items runs dense, after a rewrite pass ran to its end
+/// when `rewrote` (see [`Driver::rewrote`]).
+fn rewrites_dense(frontend: &dyn Frontend, rewrote: bool, len: usize) -> bool {
+    rewrote && !frontend.needs_are_local() && len >= DENSE_REWRITES
 }
 
 /// The thrift of the own list (`lists`, when it is one) of a depth of `text` whose nodes
