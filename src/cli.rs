@@ -28,7 +28,8 @@ before SIGKILL.
 Exit codes:
   0    reduced (or nothing could be removed); the result is in the output file
   1    the test cannot guide a reduction: the original input is not interesting, the test
-       is flaky on it, or the test accepts even the smallest document (see --allow-trivial)
+       is flaky on it or does not end on it (within 600 s unless --timeout is given), or
+       the test accepts even the smallest document (see --allow-trivial)
   2    usage or input error (unreadable, empty or blank, binary, non-UTF-8 or malformed
        input; test not found or not executable; output or --stats-json not writable, the
        input, or not a regular file)
@@ -70,7 +71,8 @@ pub struct Cli {
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Time limit per test in seconds (fractions allowed) [default: 10x the original's run
-    /// time, at least 1 s]; a test that runs longer counts as uninteresting.
+    /// time, at least 1 s; the original's own runs: 600 s]; a test that runs longer counts
+    /// as uninteresting.
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// The exit status that means "interesting"; a test killed by signal S ends with

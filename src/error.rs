@@ -26,15 +26,17 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
-    /// The input is not UTF-8.
+    /// The input is not UTF-8; `declared` is the encoding it names for itself, if any.
     #[error(
-        "{path}:{line}:{column}: invalid UTF-8 at byte offset {offset}; treereduce reads UTF-8 text: if the file is in another encoding, convert it first, e.g. iconv -f LATIN1 -t UTF-8"
+        "{path}:{line}:{column}: invalid UTF-8 at byte offset {offset}; treereduce reads UTF-8 text: {}",
+        convert_hint(declared.as_deref())
     )]
     Utf8 {
         path: PathBuf,
         line: usize,
         column: usize,
         offset: usize,
+        declared: Option<String>,
     },
     /// The input starts with the byte-order mark of an encoding other than UTF-8.
     #[error(
@@ -105,3 +107,16 @@ impl Error {
 
 /// Shorthand for results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// How to convert a text that is not UTF-8: from the encoding it declares, else from
+/// Latin-1, the likely one.
+fn convert_hint(declared: Option<&str>) -> String {
+    match declared {
+        Some(name) => format!(
+            "the file declares the encoding {name}: convert it first, e.g. iconv -f {name} -t UTF-8, and declare UTF-8 in it"
+        ),
+        None => String::from(
+            "if the file is in another encoding, convert it first, e.g. iconv -f LATIN1 -t UTF-8",
+        ),
+    }
+}

@@ -65,6 +65,9 @@ pub struct Config {
     pub jobs: usize,
     /// Per-call time limit; `None` derives one from the original's run time.
     pub timeout: Option<Duration>,
+    /// The time limit of the original's runs at start-up while `timeout` is `None`
+    /// ([`ORIGINAL_LIMIT`] unless changed): a test that hangs on it is reported.
+    pub original_limit: Duration,
     /// Which test runs count as interesting.
     pub condition: Condition,
     /// Go on even when the test also accepts the smallest document.
@@ -87,6 +90,7 @@ impl Config {
             grouping: Grouping::default(),
             jobs: 1,
             timeout: None,
+            original_limit: ORIGINAL_LIMIT,
             condition: Condition::default(),
             allow_trivial: false,
             verbose: false,
@@ -150,6 +154,7 @@ pub fn read_input(path: &Path) -> Result<String> {
             line,
             column,
             offset,
+            declared: declared_encoding(e.as_bytes()),
         }
     })?;
     // Every format reads such a text as an empty document (lines: blank lines only).
@@ -160,6 +165,47 @@ pub fn read_input(path: &Path) -> Result<String> {
     }
     Ok(text)
 }
+
+/// The encoding other than UTF-8 that the head of a text names for itself: an XML
+/// declaration's `encoding` (`<?xml version="1.0" encoding="Shift_JIS"?>`) or an HTML
+/// `charset` (`<meta charset="windows-1251">`), within its first 1024 bytes.
+fn declared_encoding(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(1024)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let lower = head.to_ascii_lowercase();
+    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
+    let xml_declaration = lower[start..].starts_with(b"<?xml");
+    let names = [&b"encoding"[..], &b"charset"[..]];
+    for (i, name) in names.iter().enumerate() {
+        if i == 0 && !xml_declaration {
+            continue;
+        }
+        let Some(at) = lower.windows(name.len()).position(|w| w == *name) else {
+            continue;
+        };
+        let rest = &head[at + name.len()..];
+        let rest = rest
+            .trim_ascii_start()
+            .strip_prefix(b"=")?
+            .trim_ascii_start();
+        let rest = rest
+            .strip_prefix(b"\"")
+            .or_else(|| rest.strip_prefix(b"'"))
+            .unwrap_or(rest);
+        let end = rest
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || b"-_.:".contains(b)))
+            .unwrap_or(rest.len());
+        let found = std::str::from_utf8(&rest[..end]).ok()?;
+        let utf8 = found.eq_ignore_ascii_case("utf-8") || found.eq_ignore_ascii_case("utf8");
+        return (!found.is_empty() && !utf8).then(|| found.to_string());
+    }
+    None
+}
+
+/// Time limit of the runs of the original when no `--timeout` was given: long enough for
+/// a slow test (a browser, a build), short enough that a test that never ends is reported.
+pub const ORIGINAL_LIMIT: Duration = Duration::from_secs(600);
 
 /// Time limit derived from how long the original took: ten times that, at least a second.
 pub fn derived_timeout(original: Duration) -> Duration {
@@ -551,6 +597,9 @@ impl<'a> StartupChecks<'a> {
         beside: Option<&str>,
     ) -> Result<Option<Outcome>> {
         let config = self.config;
+        if config.timeout.is_none() {
+            oracle.set_timeout(Some(config.original_limit));
+        }
         let (first, other) = match beside {
             None => (oracle.test(self.original), None),
             Some(text) => {
@@ -686,6 +735,13 @@ fn by_hand(config: &Config) -> String {
 }
 
 fn not_interesting(config: &Config, outcome: &Outcome) -> Error {
+    if outcome.timed_out && config.timeout.is_none() {
+        return Error::NotInteresting(format!(
+            "the test did not end on the original input within {} s (the limit of the original's runs without --timeout); if it needs longer, give a --timeout SECS above its run time, else see why it hangs: {}",
+            config.original_limit.as_secs_f64(),
+            by_hand(config)
+        ));
+    }
     let mut message = format!(
         "the original input is not interesting: {} {} on it{}",
         config.test.display(),

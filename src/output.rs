@@ -113,10 +113,14 @@ pub fn check_writable(path: &Path) -> Result<()> {
     tempfile::NamedTempFile::new_in(folder)
         .map(drop)
         .map_err(|e| {
-            let kind = e.kind();
+            // The system's own words (`Permission denied`, `Read-only file system`), not
+            // the kind's (`entity not found` for a folder of /proc).
+            // (tempfile adds the temporary file's path, which the user never named).
+            let text = e.to_string();
+            let reason = text.split(" at path ").next().unwrap_or(&text);
             why(
-                kind,
-                &format!("{} in the folder", std::io::Error::from(kind)),
+                e.kind(),
+                &format!("no file can be made ({reason}) in the folder"),
             )
         })
 }

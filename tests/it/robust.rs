@@ -501,6 +501,35 @@ fn a_flaky_test_is_reported() {
     }
 }
 
+/// A test that never ends on the original is stopped at the original's time limit
+/// (600 s unless `--timeout` is given; 1 s here, through the library) and reported as
+/// such, instead of being waited for forever; its process group is killed.
+#[test]
+fn a_test_that_hangs_on_the_original_is_reported() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a><b/></a>");
+    let seconds = 7;
+    let marker = marker(seconds);
+    s.script("t.sh", &format!("sleep {marker}\nexit 0"));
+    let mut config = treereduce::Config::new(s.path().join("a.xml"), s.path().join("t.sh"));
+    config.original_limit = Duration::from_secs(1);
+    let began = Instant::now();
+    let outcome = treereduce::run(&config);
+    assert!(began.elapsed() < Duration::from_secs(u64::from(seconds)));
+    match outcome {
+        Err(treereduce::error::Error::NotInteresting(message)) => {
+            assert!(
+                message.starts_with("the test did not end on the original input within 1 s"),
+                "{message}"
+            );
+            assert!(message.contains("--timeout"), "{message}");
+        }
+        other => panic!("expected a hang to be reported, got {other:?}"),
+    }
+    assert!(eventually(5, || !alive(&marker)));
+    assert!(!s.path().join("a.reduced.xml").exists());
+}
+
 /// The smallest document of a page that is one MathML fraction puts placeholders for its
 /// children (which may not go): kept whole, a test that needs one of them was taken for
 /// a test that accepts anything (found by a field trial, in XML and in HTML). In HTML a
@@ -651,6 +680,42 @@ fn utf16_input_exits_2_naming_its_encoding() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// A text that is not UTF-8 and names its encoding (an XML declaration, an HTML
+/// `charset`) is to be converted from that one, not from Latin-1 (found by a robustness
+/// sweep on Shift_JIS, EUC-KR and windows-1251 files).
+#[test]
+fn a_text_that_declares_another_encoding_is_told_to_convert_from_it() {
+    let s = Scratch::new();
+    s.script("t.sh", "exit 0");
+    let cases: [(&str, &[u8], &str); 3] = [
+        (
+            "a.xml",
+            b"<?xml version='1.0' encoding='Shift_JIS'?>\n<a>\x82\xa0</a>\n",
+            "iconv -f Shift_JIS -t UTF-8",
+        ),
+        (
+            "b.html",
+            b"<html><head><meta charset=\"windows-1251\"></head><p>\xe0</p></html>",
+            "iconv -f windows-1251 -t UTF-8",
+        ),
+        // A declaration of UTF-8 that the bytes belie: Latin-1 is the likely truth.
+        (
+            "c.xml",
+            b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>\xe9</a>",
+            "iconv -f LATIN1 -t UTF-8",
+        ),
+    ];
+    for (name, bytes, hint) in cases {
+        std::fs::write(s.path().join(name), bytes).unwrap();
+        let out = s.run(&[name, "./t.sh"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(err.contains("invalid UTF-8"), "{err}");
+        assert!(err.contains(hint), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
 #[test]
 fn unwritable_output_folder_exits_2_before_any_test() {
     let s = Scratch::new();
@@ -664,6 +729,14 @@ fn unwritable_output_folder_exits_2_before_any_test() {
     assert!(err.contains("/nonexistent-dir/x.xml"), "{err}");
     assert!(err.contains("no such folder: /nonexistent-dir"), "{err}");
     assert!(!err.contains(".tmp"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!ran.exists(), "the test ran");
+    // A folder that takes no new file is named with the system's reason.
+    let out = s.run(&["a.xml", "./t.sh", "-o", "/proc/x.xml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("no file can be made (No such file"), "{err}");
+    assert!(err.contains("in the folder /proc"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(!ran.exists(), "the test ran");
 }
