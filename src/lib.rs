@@ -173,34 +173,31 @@ fn declared_encoding(bytes: &[u8]) -> Option<String> {
     let head = &bytes[..bytes.len().min(1024)];
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let lower = head.to_ascii_lowercase();
+    let find = |within: &[u8], word: &[u8]| within.windows(word.len()).position(|w| w == word);
     let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
-    let xml_declaration = lower[start..].starts_with(b"<?xml");
-    let names = [&b"encoding"[..], &b"charset"[..]];
-    for (i, name) in names.iter().enumerate() {
-        if i == 0 && !xml_declaration {
-            continue;
-        }
-        let Some(at) = lower.windows(name.len()).position(|w| w == *name) else {
-            continue;
-        };
-        let rest = &head[at + name.len()..];
-        let rest = rest
-            .trim_ascii_start()
-            .strip_prefix(b"=")?
-            .trim_ascii_start();
-        let rest = rest
-            .strip_prefix(b"\"")
-            .or_else(|| rest.strip_prefix(b"'"))
-            .unwrap_or(rest);
-        let end = rest
-            .iter()
-            .position(|b| !(b.is_ascii_alphanumeric() || b"-_.:".contains(b)))
-            .unwrap_or(rest.len());
-        let found = std::str::from_utf8(&rest[..end]).ok()?;
-        let utf8 = found.eq_ignore_ascii_case("utf-8") || found.eq_ignore_ascii_case("utf8");
-        return (!found.is_empty() && !utf8).then(|| found.to_string());
-    }
-    None
+    // An XML declaration's pseudo-attribute, else a charset anywhere in the head.
+    let declaration = lower[start..].starts_with(b"<?xml").then(|| {
+        let end = find(&lower[start..], b"?>").map_or(lower.len(), |e| start + e);
+        start..end
+    });
+    let value_at = declaration
+        .and_then(|d| find(&lower[d.clone()], b"encoding").map(|at| d.start + at + 8))
+        .or_else(|| find(&lower, b"charset").map(|at| at + 7))?;
+    let rest = head[value_at..]
+        .trim_ascii_start()
+        .strip_prefix(b"=")?
+        .trim_ascii_start();
+    let rest = rest
+        .strip_prefix(b"\"")
+        .or_else(|| rest.strip_prefix(b"'"))
+        .unwrap_or(rest);
+    let end = rest
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || b"-_.:".contains(b)))
+        .unwrap_or(rest.len());
+    let found = std::str::from_utf8(&rest[..end]).ok()?;
+    let utf8 = found.eq_ignore_ascii_case("utf-8") || found.eq_ignore_ascii_case("utf8");
+    (!found.is_empty() && !utf8).then(|| found.to_string())
 }
 
 /// Time limit of the runs of the original when no `--timeout` was given: long enough for

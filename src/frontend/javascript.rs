@@ -259,6 +259,7 @@ impl Frontend for JavaScript {
         match &*node.label {
             "string" => string_units(text, node.span.clone(), grain),
             "comment" => comment_units(text, node.span.clone()),
+            "regex" => regex_units(text, node.span.clone()),
             _ => Vec::new(),
         }
     }
@@ -434,6 +435,149 @@ fn comment_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
     if let Some(first) = units.iter().position(breaks) {
         units.remove(first);
     }
+    units
+}
+
+/// The pieces of a regular expression literal at `span` that may go one by one and leave
+/// a valid pattern: each alternative but the last of every alternation, with the `|` after
+/// it (`/a|bc|d/` offers `a|` and `bc|`, so that the pattern never empties into a
+/// comment's `//`; a group's kind, `?:` or `?<=`, stays with the group), and each counted
+/// quantifier with its lazy mark (`{1,4}` of `Y{1,4}`) while no brace in the pattern stands
+/// for itself. None for a pattern that refers to its groups (`\1`, `\k<name>`: a group taken away
+/// would leave an error in unicode mode) or uses the `v` flag (nested classes); none for
+/// anything unsure, as the parser does not read inside the pattern.
+fn regex_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
+    let own = &text[span.clone()];
+    let Some(close) = own.rfind('/').filter(|&c| c > 0 && own.starts_with('/')) else {
+        return Vec::new();
+    };
+    let (pattern, flags) = (&own[1..close], &own[close + 1..]);
+    if flags.contains('v') {
+        return Vec::new();
+    }
+    let bytes = pattern.as_bytes();
+    let start = span.start + 1;
+    // For every group open (the pattern itself first): where its current alternative
+    // began, and the alternatives ended so far, each with its bar.
+    let mut open: Vec<(usize, Vec<Range<usize>>)> = vec![(0, Vec::new())];
+    let mut units: Vec<Range<usize>> = Vec::new();
+    let mut class = false;
+    // Quantifiers and what they leave depend on no brace standing for itself (`{{1}2}`
+    // without `{1}` is a quantifier of nothing): with one, none is offered.
+    let mut literal_brace = false;
+    let mut quantifiers: Vec<Range<usize>> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                let next = bytes.get(i + 1).copied();
+                if next.is_some_and(|b| (b'1'..=b'9').contains(&b)) || next == Some(b'k') {
+                    return Vec::new();
+                }
+                // `\u{1F600}` and `\p{L}` hold braces that are no quantifier.
+                let braced =
+                    matches!(next, Some(b'u' | b'p' | b'P')) && bytes.get(i + 2) == Some(&b'{');
+                i += match braced {
+                    true => match bytes[i..].iter().position(|&b| b == b'}') {
+                        Some(end) => end + 1,
+                        None => return Vec::new(),
+                    },
+                    false => 2,
+                };
+                continue;
+            }
+            b']' if class => class = false,
+            _ if class => {}
+            b'[' => class = true,
+            b'(' => {
+                // A group's first alternative begins after what makes it a group of its
+                // kind (`?:`, `?=`, `?<=`, `?<name>`, `?i:`), which stays with it.
+                let after = match (bytes.get(i + 1), bytes.get(i + 2), bytes.get(i + 3)) {
+                    (Some(b'?'), Some(b':' | b'=' | b'!'), _) => i + 3,
+                    (Some(b'?'), Some(b'<'), Some(b'=' | b'!')) => i + 4,
+                    (Some(b'?'), Some(b'<'), _) => match bytes[i..].iter().position(|&b| b == b'>')
+                    {
+                        Some(end) => i + end + 1,
+                        None => return Vec::new(),
+                    },
+                    (Some(b'?'), ..) => {
+                        let flags = bytes[i + 2..]
+                            .iter()
+                            .take_while(|b| b.is_ascii_alphabetic() || **b == b'-')
+                            .count();
+                        if bytes.get(i + 2 + flags) != Some(&b':') {
+                            return Vec::new();
+                        }
+                        i + 3 + flags
+                    }
+                    _ => i + 1,
+                };
+                open.push((after, Vec::new()));
+                i = after;
+                continue;
+            }
+            b')' => {
+                let Some((_, ended)) = open.pop() else {
+                    return Vec::new();
+                };
+                if open.is_empty() {
+                    return Vec::new();
+                }
+                units.extend(ended);
+            }
+            b'|' => {
+                if let Some((from, ended)) = open.last_mut() {
+                    ended.push(start + *from..start + i + 1);
+                    *from = i + 1;
+                }
+            }
+            b'{' => {
+                let digits = |from: usize| {
+                    bytes[from..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count()
+                };
+                let mut end = i + 1;
+                let first = digits(end);
+                end += first;
+                if first > 0 && bytes.get(end) == Some(&b',') {
+                    end += 1;
+                    end += digits(end);
+                }
+                if first > 0 && i > 0 && bytes.get(end) == Some(&b'}') {
+                    end += 1;
+                    if bytes.get(end) == Some(&b'?') {
+                        end += 1;
+                    }
+                    // `\0{2}1` without its quantifier would read `\01`, an octal
+                    // escape (an error in unicode mode).
+                    let joins = bytes[..i].ends_with(b"\\0")
+                        && bytes.get(end).is_some_and(u8::is_ascii_digit);
+                    if !joins {
+                        quantifiers.push(start + i..start + end);
+                    }
+                    i = end;
+                    continue;
+                }
+                literal_brace = true;
+            }
+            b'}' => literal_brace = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    let [(_, ended)] = open.as_slice() else {
+        return Vec::new();
+    };
+    if class {
+        return Vec::new();
+    }
+    units.extend(ended.iter().cloned());
+    if !literal_brace {
+        units.extend(quantifiers);
+    }
+    units.sort_by_key(|u| (u.start, u.end));
     units
 }
 
@@ -1617,20 +1761,23 @@ mod tests {
         assert!(!offered(Grain::Characters));
     }
 
+    /// The units the front end offers at `grain` to the first node of `text` labelled
+    /// `label`.
+    fn first_units(text: &str, label: &str, grain: Grain) -> Vec<Range<usize>> {
+        let js = JavaScript::default();
+        let tree = js.parse(text).unwrap();
+        let id = tree.ids().find(|&id| tree.node(id).label == label).unwrap();
+        js.units(text, tree.node(id), grain)
+    }
+
     /// A comment loses its words and the spaces between them, never its delimiters, an
     /// annotation's first word, a doc comment's `*` or the first line break of a block.
     #[test]
     fn comments_shrink_by_words_keeping_what_marks_them() {
         // The units the front end offers the text's first comment.
         let units = |text: &str| {
-            let js = JavaScript::default();
-            let tree = js.parse(text).unwrap();
-            let id = tree
-                .ids()
-                .find(|&id| tree.node(id).label == "comment")
-                .unwrap();
-            assert!(js.units(text, tree.node(id), Grain::Characters).is_empty());
-            js.units(text, tree.node(id), Grain::Words)
+            assert!(first_units(text, "comment", Grain::Characters).is_empty());
+            first_units(text, "comment", Grain::Words)
         };
         let pieces = |text: &str| {
             units(text)
@@ -1656,6 +1803,48 @@ mod tests {
         let edits: Vec<Edit> = units(text).into_iter().map(Edit::delete).collect();
         let out = render(text, &edits.iter().collect::<Vec<_>>());
         assert_eq!(out, "return /*\n */ x;\n");
+    }
+
+    /// A regular expression loses whole alternatives (each but the last of an alternation,
+    /// with its bar) and counted quantifiers; never a piece of a class or an escape, and
+    /// nothing of a pattern that refers to its groups or reads nested classes.
+    #[test]
+    fn regexes_shrink_by_alternatives_and_counted_quantifiers() {
+        let pieces = |text: &str| {
+            assert!(first_units(text, "regex", Grain::Characters).is_empty());
+            first_units(text, "regex", Grain::Words)
+                .into_iter()
+                .map(|u| text[u].to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            pieces("f(/\\[a]|Y{1,4}?|(b|c)|[|)]|SSS/g);\n"),
+            ["\\[a]|", "Y{1,4}?|", "{1,4}?", "(b|c)|", "b|", "[|)]|"]
+        );
+        assert_eq!(
+            pieces("x = /a{2,}b{3}|c/;\n"),
+            ["a{2,}b{3}|", "{2,}", "{3}"]
+        );
+        assert!(pieces("x = /\\d+/;\n").is_empty());
+        // Braces of an escape are no quantifier; nor is one whose going would make an
+        // octal escape of `\0` and the digit after it (both found by a fuzzer).
+        assert_eq!(pieces("x = /\\u{12}a{2}/u;\n"), ["{2}"]);
+        assert_eq!(pieces("x = /\\p{L}{2}|x/u;\n"), ["\\p{L}{2}|", "{2}"]);
+        assert_eq!(pieces("x = /\\0{2}1a{3}/u;\n"), ["{3}"]);
+        // A brace that stands for itself leaves every quantifier whole.
+        assert_eq!(pieces("x = /a|{{1}2}|b{2}/;\n"), ["a|", "{{1}2}|"]);
+        // A group keeps what makes it a group of its kind.
+        assert_eq!(
+            pieces("x = /(?:a|b)(?<n>c|d)(?<=e|f)(?i:g|h)/;\n"),
+            ["a|", "c|", "e|", "g|"]
+        );
+        for whole in [
+            "x = /(a)|\\1/;\n",
+            "x = /(?<n>a)|\\k<n>/u;\n",
+            "x = /[a--b]|c/v;\n",
+        ] {
+            assert!(pieces(whole).is_empty(), "{whole}");
+        }
     }
 
     /// A surrogate pair written as two escapes is one character: one piece, so that no

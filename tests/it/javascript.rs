@@ -1377,3 +1377,80 @@ fn a_declarator_nobody_uses_leaves_its_value_as_a_statement() {
     );
     assert!(result.contains("log.push('x');"), "{result}");
 }
+
+/// Every way to take away some of a regular expression's shrink pieces leaves a pattern
+/// that node compiles (`node --check` reads every literal, flags and all), and a
+/// reduction takes away the alternatives a test does not need.
+#[test]
+fn regex_pieces_leave_valid_patterns_and_unneeded_alternatives_go() {
+    use treereduce::frontend::{Frontend, Grain, JavaScript};
+    let js = JavaScript::default();
+    let patterns = [
+        "/\\[([^\\]]+)]|Y{1,4}|M{1,4}?|D{1,2}|(?:a|b(c|d){2})|SSS/g",
+        "/(?<y>\\d{4})-(?:x|y)|[|(]{1}|\\u{1F600}|z/u",
+        "/^(?=a|b)(?!c|d)(?<=e|f)g{3,}|h$/m",
+    ];
+    let mut literals = Vec::new();
+    for pattern in patterns {
+        let text = format!("x = {pattern};\n");
+        let tree = js.parse(&text).unwrap();
+        let id = tree
+            .ids()
+            .find(|&id| tree.node(id).label == "regex")
+            .unwrap();
+        let units = js.units(&text, tree.node(id), Grain::Words);
+        assert!(units.len() >= 4, "{pattern}: {units:?}");
+        for mask in 0u32..1 << units.len() {
+            let edits: Vec<Edit> = units
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, u)| Edit::delete(u.clone()))
+                .collect();
+            let out = render(&text, &edits.iter().collect::<Vec<_>>());
+            assert!(js.is_valid(&out), "{out}");
+            literals.push(
+                out.trim_end()
+                    .trim_start_matches("x = ")
+                    .trim_end_matches(';')
+                    .to_string(),
+            );
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let program: String = literals
+        .iter()
+        .map(|literal| format!("{literal};\n"))
+        .collect();
+    std::fs::write(dir.path().join("all.js"), &program).unwrap();
+    let run = Command::new("node")
+        .arg("--check")
+        .arg(dir.path().join("all.js"))
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // The alternatives that match nothing go in the reduction (as in dayjs's format
+    // tokens, of which a test of one format needs a few).
+    std::fs::write(
+        dir.path().join("a.js"),
+        "console.log('YYYY'.replace(/\\[([^\\]]+)]|Y{1,4}|M{1,4}|D{1,2}|d{1,4}|H{1,2}|h{1,2}|a|A|m{1,2}|s{1,2}|SSS/g, function (t) { return t.length; }));\n",
+    )
+    .unwrap();
+    script(
+        dir.path(),
+        "t.sh",
+        "out=$(node \"$1\" 2>&1) || exit 1\n[ \"$out\" = 4 ]",
+    );
+    let out = treereduce(dir.path(), &["a.js", "./t.sh", "-q"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = std::fs::read_to_string(dir.path().join("a.reduced.js")).unwrap();
+    assert!(result.contains("/Y{1,4}|SSS/g"), "{result}");
+}
