@@ -258,6 +258,11 @@ impl Frontend for JavaScript {
         }
         match &*node.label {
             "string" => string_units(text, node.span.clone(), grain),
+            // A template without substitutions reads as a string; with a `$` in it, a
+            // deletion could bring a `$` and a `{` together into a substitution.
+            "template_string" if !text[node.span.clone()].contains('$') => {
+                string_units(text, node.span.clone(), grain)
+            }
             "comment" => comment_units(text, node.span.clone()),
             "regex" => regex_units(text, node.span.clone()),
             _ => Vec::new(),
@@ -1768,6 +1773,24 @@ mod tests {
         let tree = js.parse(text).unwrap();
         let id = tree.ids().find(|&id| tree.node(id).label == label).unwrap();
         js.units(text, tree.node(id), grain)
+    }
+
+    /// A template literal without substitutions shrinks as a string does; one with a `$`
+    /// not at all.
+    #[test]
+    fn templates_without_substitutions_shrink_by_words() {
+        let pieces = |text: &str| {
+            first_units(text, "template_string", Grain::Words)
+                .into_iter()
+                .map(|u| text[u].to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            pieces("f(`a b\\`\nc`);\n"),
+            ["a", " ", "b", "\\`", "\n", "c"]
+        );
+        assert!(pieces("f(`a ${b} c`);\n").is_empty());
+        assert!(pieces("f(`a $ {b}`);\n").is_empty());
     }
 
     /// A comment loses its words and the spaces between them, never its delimiters, an
