@@ -448,9 +448,9 @@ fn comment_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
 /// it (`/a|bc|d/` offers `a|` and `bc|`, so that the pattern never empties into a
 /// comment's `//`; a group's kind, `?:` or `?<=`, stays with the group), and each counted
 /// quantifier with its lazy mark (`{1,4}` of `Y{1,4}`) while no brace in the pattern stands
-/// for itself. None for a pattern that refers to its groups (`\1`, `\k<name>`: a group taken away
-/// would leave an error in unicode mode) or uses the `v` flag (nested classes); none for
-/// anything unsure, as the parser does not read inside the pattern.
+/// for itself. None for a pattern that refers to its groups (`\1`, `\k<name>`: a group
+/// taken away would leave an error in unicode mode) or uses the `v` flag (nested
+/// classes); none for anything unsure, as the parser does not read inside the pattern.
 fn regex_units(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
     let own = &text[span.clone()];
     let Some(close) = own.rfind('/').filter(|&c| c > 0 && own.starts_with('/')) else {
