@@ -1775,16 +1775,21 @@ mod tests {
         js.units(text, tree.node(id), grain)
     }
 
+    /// The texts of the units the front end offers in its shrink by words to the first
+    /// node of `text` labelled `label`, which has none by characters.
+    fn first_pieces(text: &str, label: &str) -> Vec<String> {
+        assert!(first_units(text, label, Grain::Characters).is_empty());
+        first_units(text, label, Grain::Words)
+            .into_iter()
+            .map(|u| text[u].to_string())
+            .collect()
+    }
+
     /// A template literal without substitutions shrinks as a string does; one with a `$`
     /// not at all.
     #[test]
     fn templates_without_substitutions_shrink_by_words() {
-        let pieces = |text: &str| {
-            first_units(text, "template_string", Grain::Words)
-                .into_iter()
-                .map(|u| text[u].to_string())
-                .collect::<Vec<_>>()
-        };
+        let pieces = |text: &str| first_pieces(text, "template_string");
         assert_eq!(
             pieces("f(`a b\\`\nc`);\n"),
             ["a", " ", "b", "\\`", "\n", "c"]
@@ -1797,17 +1802,7 @@ mod tests {
     /// annotation's first word, a doc comment's `*` or the first line break of a block.
     #[test]
     fn comments_shrink_by_words_keeping_what_marks_them() {
-        // The units the front end offers the text's first comment.
-        let units = |text: &str| {
-            assert!(first_units(text, "comment", Grain::Characters).is_empty());
-            first_units(text, "comment", Grain::Words)
-        };
-        let pieces = |text: &str| {
-            units(text)
-                .into_iter()
-                .map(|u| text[u].to_string())
-                .collect::<Vec<_>>()
-        };
+        let pieces = |text: &str| first_pieces(text, "comment");
         assert_eq!(
             pieces("f(); // a long one\n"),
             [" ", "a", " ", "long", " ", "one"]
@@ -1823,7 +1818,10 @@ mod tests {
         );
         // Every deletion of all of them leaves a comment that ends its line.
         let text = "return /* a\n b */ x;\n";
-        let edits: Vec<Edit> = units(text).into_iter().map(Edit::delete).collect();
+        let edits: Vec<Edit> = first_units(text, "comment", Grain::Words)
+            .into_iter()
+            .map(Edit::delete)
+            .collect();
         let out = render(text, &edits.iter().collect::<Vec<_>>());
         assert_eq!(out, "return /*\n */ x;\n");
     }
@@ -1833,13 +1831,7 @@ mod tests {
     /// nothing of a pattern that refers to its groups or reads nested classes.
     #[test]
     fn regexes_shrink_by_alternatives_and_counted_quantifiers() {
-        let pieces = |text: &str| {
-            assert!(first_units(text, "regex", Grain::Characters).is_empty());
-            first_units(text, "regex", Grain::Words)
-                .into_iter()
-                .map(|u| text[u].to_string())
-                .collect::<Vec<_>>()
-        };
+        let pieces = |text: &str| first_pieces(text, "regex");
         assert_eq!(
             pieces("f(/\\[a]|Y{1,4}?|(b|c)|[|)]|SSS/g);\n"),
             ["\\[a]|", "Y{1,4}?|", "{1,4}?", "(b|c)|", "b|", "[|)]|"]
