@@ -1542,7 +1542,30 @@ impl<'a> Driver<'a> {
         nodes: &[NodeId],
         needed: &Needed,
     ) -> Vec<Vec<NodeId>> {
-        self.lists_with(text, tree, nodes, needed, true)
+        let mut lists = self.lists_with(text, tree, nodes, needed, true);
+        for list in &mut lists {
+            self.likely_needed_last(text, tree, list);
+        }
+        lists
+    }
+
+    /// Moves the nodes of `list` that the front end finds likely needed (see
+    /// [`Frontend::likely_needed`]) to its end, each part in its own order. The strategy
+    /// walks the list in that order, so it removes the others in blocks as large as they
+    /// are, not broken by a needed node every few items, and meets the needed ones in a
+    /// run, where it asks them one by one. Each kept node still had its own failed
+    /// deletion; only the order of the questions changes.
+    fn likely_needed_last(&self, text: &str, tree: &Tree, list: &mut Vec<NodeId>) {
+        if list.len() < 3 {
+            return;
+        }
+        let flags = self.frontend.likely_needed(text, tree, list);
+        if flags.len() != list.len() || flags.iter().all(|&f| f) || !flags.contains(&true) {
+            return;
+        }
+        let unlikely = list.iter().zip(&flags).filter(|&(_, &likely)| !likely);
+        let likely = list.iter().zip(&flags).filter(|&(_, &likely)| likely);
+        *list = unlikely.chain(likely).map(|(&id, _)| id).collect();
     }
 
     /// As [`Driver::lists`], with the nodes left out as failed unless `skipping` is false.

@@ -495,7 +495,7 @@ fn within(splices: &[(Range<usize>, &str)], own: &Range<usize>) -> Range<usize> 
 }
 
 /// The words of `text`: runs of letters, digits, `_` and `$`.
-fn words(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
         .filter(|w| !w.is_empty())
 }

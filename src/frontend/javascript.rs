@@ -13,6 +13,49 @@ use super::slices;
 use super::{Frontend, Grain, Slices, SyntaxError, dedent, words};
 use crate::tree::{Edit, Node, NodeId, Tree};
 
+/// The first name a declaring statement or declarator (of kind `label`, at `span` of
+/// `text`) binds, read from its text: `f` of `function f` or `async function* f`, `C` of
+/// `class C`, `a` of `var a = 1` or of the declarator `a = 1`. None for a pattern
+/// (`const {a} = o`), a comment among the tokens, or another kind.
+fn declared_name<'t>(text: &'t str, label: &str, span: Range<usize>) -> Option<&'t str> {
+    let own = text.get(span)?;
+    let rest = match label {
+        "function_declaration" | "generator_function_declaration" => {
+            let own = own.strip_prefix("async").map_or(own, str::trim_start);
+            let own = own.strip_prefix("function")?.trim_start();
+            own.strip_prefix('*').unwrap_or(own).trim_start()
+        }
+        "class_declaration" => own.strip_prefix("class")?.trim_start(),
+        "variable_declaration" => own.strip_prefix("var")?.trim_start(),
+        "lexical_declaration" => own
+            .strip_prefix("let")
+            .or_else(|| own.strip_prefix("const"))?
+            .trim_start(),
+        "variable_declarator" => own,
+        _ => return None,
+    };
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    let name = &rest[..end];
+    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+}
+
+/// The most declared names [`JavaScript::likely_needed`] looks for one by one.
+const FEW_NAMES: usize = 16;
+
+/// True when the word `name` (a run of letters, digits, `_` and `$`) stands in `text`
+/// outside `own`.
+fn used_outside(text: &str, name: &str, own: &Range<usize>) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(at, _)| {
+        let end = at + name.len();
+        (at < own.start || end > own.end)
+            && !text[..at].chars().next_back().is_some_and(word)
+            && !text[end..].chars().next().is_some_and(word)
+    })
+}
+
 /// The profile text, as compiled into the binary.
 pub const PROFILE: &str = include_str!("../../grammars/javascript.toml");
 
@@ -267,6 +310,53 @@ impl Frontend for JavaScript {
             "regex" => regex_units(text, node.span.clone()),
             _ => Vec::new(),
         }
+    }
+
+    /// A declaration whose name the text holds outside it too (`function f` and a call of
+    /// `f` elsewhere): one that something kept still uses. In a test that runs the code
+    /// those are mostly needed, while the others mostly go; in one that only reads the
+    /// text (a parser's crash, a grep) few are needed either way.
+    fn likely_needed(&self, text: &str, tree: &Tree, nodes: &[NodeId]) -> Vec<bool> {
+        let names: Vec<Option<&str>> = nodes
+            .iter()
+            .map(|&id| {
+                let node = tree.node(id);
+                declared_name(text, &node.label, node.span.clone())
+            })
+            .collect();
+        let named = names.iter().flatten().count();
+        if named == 0 {
+            return Vec::new();
+        }
+        // A few names are looked for one by one, each up to its first use outside its
+        // node (on lodash's top depths a walk over every word cost a millisecond a
+        // candidate); many are counted in one walk.
+        if named <= FEW_NAMES {
+            return nodes
+                .iter()
+                .zip(&names)
+                .map(|(&id, name)| {
+                    name.is_some_and(|name| used_outside(text, name, &tree.node(id).span))
+                })
+                .collect();
+        }
+        let mut counts: BTreeMap<&str, usize> = names.iter().flatten().map(|&n| (n, 0)).collect();
+        for word in crate::needed::words(text) {
+            if let Some(count) = counts.get_mut(word) {
+                *count += 1;
+            }
+        }
+        nodes
+            .iter()
+            .zip(&names)
+            .map(|(&id, name)| {
+                name.is_some_and(|name| {
+                    let own = text.get(tree.node(id).span.clone()).unwrap_or_default();
+                    let inside = crate::needed::words(own).filter(|&w| w == name).count();
+                    counts.get(name).is_some_and(|&all| all > inside)
+                })
+            })
+            .collect()
     }
 
     fn needs_are_local(&self) -> bool {
@@ -1829,6 +1919,60 @@ mod tests {
     /// A regular expression loses whole alternatives (each but the last of an alternation,
     /// with its bar) and counted quantifiers; never a piece of a class or an escape, and
     /// nothing of a pattern that refers to its groups or reads nested classes.
+    #[test]
+    fn declarations_used_elsewhere_are_likely_needed() {
+        let text = "function used() { return used; }\nfunction alone() { return alone(); }\n\
+                    async function* gen() {}\nclass Kept {}\nvar a = 1, b = a;\n\
+                    const {c} = o;\nused(); new Kept(); gen;\n";
+        let tree = JavaScript::default().parse(text).unwrap();
+        let flags: Vec<(String, bool)> = tree
+            .ids()
+            .filter(|&id| tree.node(id).deletable())
+            .map(|id| {
+                let flag = JavaScript::default().likely_needed(text, &tree, &[id]);
+                (text[tree.node(id).span.clone()].to_string(), flag == [true])
+            })
+            .filter(|(own, _)| !own.contains('\n'))
+            .collect();
+        let likely = |own: &str| {
+            flags
+                .iter()
+                .find(|(o, _)| o == own)
+                .unwrap_or_else(|| panic!("no node {own:?} in {flags:?}"))
+                .1
+        };
+        // Named outside itself: by a call, a `new`, a read, another declarator.
+        assert!(likely("function used() { return used; }"));
+        assert!(likely("async function* gen() {}"));
+        assert!(likely("class Kept {}"));
+        assert!(likely("a = 1"));
+        // Named only inside itself, or by nothing, or not a name but a pattern.
+        assert!(!likely("function alone() { return alone(); }"));
+        assert!(!likely("b = a"));
+        assert!(!likely("const {c} = o;"));
+        assert!(!likely("used();"));
+        // Many names are counted in one walk: the same verdicts as one by one.
+        let many: String = (0..40)
+            .map(|i| format!("function f{i}() {{ return f{}; }}\n", i * 2))
+            .collect();
+        let tree = JavaScript::default().parse(&many).unwrap();
+        let nodes: Vec<_> = tree.ids().filter(|&id| tree.node(id).deletable()).collect();
+        let together = JavaScript::default().likely_needed(&many, &tree, &nodes);
+        let alone: Vec<bool> = nodes
+            .iter()
+            .map(|&id| JavaScript::default().likely_needed(&many, &tree, &[id]) == [true])
+            .collect();
+        assert_eq!(together, alone);
+        // f2, f4, ..., f38 are named in other functions' bodies; f0 only in its own, the
+        // odd ones nowhere.
+        assert_eq!(together.iter().filter(|&&f| f).count(), 19);
+        assert_eq!(
+            declared_name("var $x=1", "variable_declaration", 0..8),
+            Some("$x")
+        );
+        assert_eq!(declared_name("let[a]=b", "lexical_declaration", 0..8), None);
+    }
+
     #[test]
     fn regexes_shrink_by_alternatives_and_counted_quantifiers() {
         let pieces = |text: &str| first_pieces(text, "regex");

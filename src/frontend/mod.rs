@@ -23,7 +23,7 @@ pub use lines::Lines;
 pub use python::Python;
 pub use xml::Xml;
 
-use crate::tree::{Edit, Node, Tree};
+use crate::tree::{Edit, Node, NodeId, Tree};
 
 /// Why a text does not parse, with a 1-based position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,6 +153,14 @@ pub trait Frontend {
     /// `Driver::delete_sliced`); the default has none.
     fn slices(&self, _text: &str, _wanted: &[(usize, usize)]) -> Slices {
         Slices::new()
+    }
+
+    /// Which of `nodes` (deletable nodes of `tree`, the tree of `text`) are likely
+    /// needed, as flags in their order: a deletion list walks those last, so that the
+    /// strategy removes the others in large blocks and meets the needed ones together
+    /// (see `Driver::lists`). Empty when nothing is told apart (the default).
+    fn likely_needed(&self, _text: &str, _tree: &Tree, _nodes: &[NodeId]) -> Vec<bool> {
+        Vec::new()
     }
 }
 
