@@ -48,7 +48,7 @@ pub struct Cli {
     /// Arguments for the test, before the candidate's path (put them after `--` when they
     /// start with a dash).
     pub test_args: Vec<OsString>,
-    /// Where to write the result [default: <stem>.reduced.<ext> beside the input; in a folder given here (an existing one, or a path ending in /), that same name].
+    /// Where to write the result [default: <stem>.reduced.<ext> beside the input; in a folder given here, that same name; a path ending in / must be an existing folder].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Input format [default: by extension; .html and unknown ones beginning with < are XML when well-formed, else HTML (.html, .htm, or a text opening with <!DOCTYPE html or <html) or lines; unknown ones beginning with { or [ are JSON when they parse as JSON; .jsonc is JSON read around its trailing commas, or lines when most of it is not JSON].

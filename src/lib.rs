@@ -739,6 +739,14 @@ fn not_interesting(config: &Config, outcome: &Outcome) -> Error {
             by_hand(config)
         ));
     }
+    let hung = outcome.timed_out && !config.condition.timeout_is_interesting;
+    if let Some(limit) = config.timeout.filter(|_| hung) {
+        return Error::NotInteresting(format!(
+            "the test did not end on the original input within --timeout {} s; give a --timeout above its run time, or see why it hangs: {}",
+            limit.as_secs_f64(),
+            by_hand(config)
+        ));
+    }
     let mut message = format!(
         "the original input is not interesting: {} {} on it{}",
         config.test.display(),

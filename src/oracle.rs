@@ -693,14 +693,20 @@ fn start_error(e: &std::io::Error, command: &Path) -> String {
     format!("cannot start it: {e}")
 }
 
-/// The interpreter the `#!` line of the file `path` names, if it has one.
-fn interpreter_of(path: &Path) -> Option<String> {
+/// The `#!` line of the file `path`, without the `#!` and the line feed (of its first 256
+/// bytes), if it has one.
+fn shebang(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut head = [0u8; 256];
     let read = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
     let line = head[..read].strip_prefix(b"#!")?;
-    let line = line.split(|&b| b == b'\n').next()?;
-    let line = String::from_utf8_lossy(line);
+    line.split(|&b| b == b'\n').next().map(<[u8]>::to_vec)
+}
+
+/// The interpreter the `#!` line of the file `path` names, if it has one.
+fn interpreter_of(path: &Path) -> Option<String> {
+    let line = shebang(path)?;
+    let line = String::from_utf8_lossy(&line);
     line.split_whitespace().next().map(str::to_string)
 }
 
@@ -851,6 +857,16 @@ fn resolve_command(command: &Path) -> Result<PathBuf> {
     if meta.permissions().mode() & 0o111 == 0 {
         return Err(err(format!(
             "it is not executable (chmod +x {})",
+            command.display()
+        )));
+    }
+    // A script saved with Windows line ends: the system takes the carriage return for
+    // part of the interpreter's name (`/bin/sh\r` does not exist) or of its last
+    // argument (`env` finds no `bash\r`, and the original looks not interesting).
+    if shebang(&candidate).is_some_and(|line| line.ends_with(b"\r")) {
+        return Err(err(format!(
+            "its lines end in CR LF (Windows line ends), and the system reads the carriage \
+             return as part of its #! line; convert it: sed -i 's/\\r$//' {}",
             command.display()
         )));
     }

@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::{Frontend, SyntaxError};
+use super::{Frontend, Grain, SyntaxError};
 use crate::tree::{Edit, Node, NodeId, NodeKind, Tree};
 
 /// Plain text as lines nested by indentation.
@@ -319,6 +319,27 @@ impl Frontend for Lines {
     fn is_valid(&self, _text: &str) -> bool {
         true
     }
+
+    /// A line loses the words (runs of letters, digits and `_`), runs of blanks and other
+    /// characters of its own first line, one at a time, its indentation and line break
+    /// aside: a line a test needs may not need all of it (of `declare -A x=(["/"]=1 ...)`
+    /// a shell's `(` error needs `x=(`). A block's closing lines stay whole.
+    fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
+        if grain != Grain::Words || node.kind != NodeKind::Line {
+            return Vec::new();
+        }
+        let start = node.span.start;
+        let own = text.get(node.span.clone()).unwrap_or_default();
+        let line = own.split_inclusive('\n').next().unwrap_or(own);
+        let body = line.trim_end_matches(['\n', '\r']);
+        let indent = body.len() - body.trim_start_matches([' ', '\t']).len();
+        let characters = body
+            .char_indices()
+            .filter(|&(at, _)| at >= indent)
+            .map(|(at, c)| start + at..start + at + c.len_utf8())
+            .collect();
+        super::words(text, characters)
+    }
 }
 
 /// Blocks longer than this are unwrapped without moving their lines left (the edits per
@@ -503,6 +524,38 @@ fn extend(tree: &mut Tree, id: NodeId, end: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_shrinks_by_the_words_of_its_own_first_line() {
+        let text = "if [ -n \"$x\" ]; then\r\n  echo a=(1 2)\r\nfi\r\n";
+        let tree = Lines.parse(text).unwrap();
+        let units = |own: &str, grain: Grain| -> Vec<&str> {
+            let id = tree
+                .ids()
+                .skip(1)
+                .find(|&id| text[tree.node(id).span.clone()].starts_with(own))
+                .unwrap();
+            Lines
+                .units(text, tree.node(id), grain)
+                .into_iter()
+                .map(|u| &text[u])
+                .collect()
+        };
+        // The block's first line only: not its body nor its `fi`, nor the line break.
+        assert_eq!(
+            units("if", Grain::Words),
+            [
+                "if", " ", "[", " ", "-", "n", " ", "\"", "$", "x", "\"", " ", "]", ";", " ",
+                "then"
+            ]
+        );
+        // No indentation.
+        assert_eq!(
+            units("  echo", Grain::Words),
+            ["echo", " ", "a", "=", "(", "1", " ", "2", ")"]
+        );
+        assert!(units("  echo", Grain::Characters).is_empty());
+    }
 
     /// Every node as (depth, its text), in document order.
     fn outline(text: &str) -> Vec<(u32, &str)> {

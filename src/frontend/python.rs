@@ -11,8 +11,10 @@
 //! keeps the others), and none where the check cannot tell the original's strings and
 //! brackets apart, so a text it misreads is reduced as plain lines.
 
-use super::{Frontend, Lines, SyntaxError};
-use crate::tree::Tree;
+use std::ops::Range;
+
+use super::{Frontend, Grain, Lines, SyntaxError};
+use crate::tree::{Node, Tree};
 
 /// Python source as lines, its candidates held to the block rules the original keeps.
 #[derive(Debug, Clone, Copy)]
@@ -58,6 +60,10 @@ impl Frontend for Python {
 
     fn is_valid(&self, text: &str) -> bool {
         self.allowed == u8::MAX || broken(text) & !self.allowed == 0
+    }
+
+    fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
+        Lines.units(text, node, grain)
     }
 }
 

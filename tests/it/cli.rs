@@ -618,6 +618,26 @@ fn a_missing_interpreter_and_a_folder_as_test_are_explained() {
     assert!(stderr(&out).contains("a folder"), "{}", stderr(&out));
 }
 
+/// A script with Windows line ends (`#!/bin/sh\r`, `#!/usr/bin/env bash\r`) is explained
+/// before any test runs, with the command that converts it; the system's own words name
+/// an interpreter that does not exist, or make the original look not interesting.
+#[test]
+fn a_script_with_windows_line_ends_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.txt"), "a\nb\n").unwrap();
+    for first in ["#!/bin/sh", "#!/usr/bin/env sh"] {
+        script(dir.path(), "t.sh", "exit 0");
+        let path = dir.path().join("t.sh");
+        std::fs::write(&path, format!("{first}\r\nexit 0\r\n")).unwrap();
+        let out = treereduce(dir.path(), &["in.txt", "./t.sh", "-q"]);
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let err = stderr(&out);
+        assert!(err.contains("CR LF"), "{err}");
+        assert!(err.contains("sed -i 's/\\r$//' ./t.sh"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
 /// A page whose name does not say it is HTML (`.saved`) but that begins like one is
 /// reduced as HTML when it is not well-formed XML, and the run says why it is not reduced
 /// as XML in one note on stderr (with where the XML parser stopped: an XHTML page with one

@@ -528,6 +528,19 @@ fn a_test_that_hangs_on_the_original_is_reported() {
     }
     assert!(eventually(5, || !alive(&marker)));
     assert!(!s.path().join("a.reduced.xml").exists());
+
+    // With a --timeout the original outlasts, the message names that limit.
+    config.timeout = Some(Duration::from_millis(300));
+    match treereduce::run(&config) {
+        Err(treereduce::error::Error::NotInteresting(message)) => assert!(
+            message.starts_with(
+                "the test did not end on the original input within --timeout 0.3 s; give a --timeout above its run time"
+            ),
+            "{message}"
+        ),
+        other => panic!("expected the --timeout to be named, got {other:?}"),
+    }
+    assert!(eventually(5, || !alive(&marker)));
 }
 
 /// The smallest document of a page that is one MathML fraction puts placeholders for its
