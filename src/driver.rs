@@ -1549,9 +1549,10 @@ impl<'a> Driver<'a> {
         lists
     }
 
-    /// Moves the nodes of `list` that the front end finds likely needed (see
-    /// [`Frontend::likely_needed`]) to its end, each part in its own order. The strategy
-    /// walks the list in that order, so it removes the others in blocks as large as they
+    /// Moves the nodes of `list` (of three or more) that the front end finds likely needed
+    /// (see [`Frontend::likely_needed`]) to its end, each part in its own order. The
+    /// strategy walks the list in that order (reversed with `--order reverse`, mixed with
+    /// `random`), so it removes the others in blocks as large as they
     /// are, not broken by a needed node every few items, and meets the needed ones in a
     /// run, where it asks them one by one. Each kept node still had its own failed
     /// deletion; only the order of the questions changes.
@@ -1790,12 +1791,59 @@ impl<'a> Driver<'a> {
     }
 
     /// The shrink pass's lists of `text` (whose tree is `tree`) at `grain`: one per text
-    /// or value with two pieces or more, each piece's deletion an item.
+    /// or value with two pieces or more, each piece's deletion an item. Where the front
+    /// end shrinks alike values as one (see [`Frontend::shrinks_alike`]), values whose
+    /// pieces read the same but for their numbers make one list, in the place of the
+    /// first of them, whose item `i` deletes the piece `i` of each.
     fn shrink_lists(&self, text: &str, tree: &Tree, grain: Grain) -> Vec<Vec<Vec<Edit>>> {
-        tree.ids()
+        let values: Vec<Vec<std::ops::Range<usize>>> = tree
+            .ids()
             .map(|id| self.frontend.units(text, tree.node(id), grain))
             .filter(|units| units.len() > 1)
-            .map(|units| units.into_iter().map(|u| vec![Edit::delete(u)]).collect())
+            .collect();
+        if !self.frontend.shrinks_alike() {
+            return values
+                .into_iter()
+                .map(|units| units.into_iter().map(|u| vec![Edit::delete(u)]).collect())
+                .collect();
+        }
+        // A value's shape: its pieces' texts, a run of digits read as `0`.
+        let shape = |units: &[std::ops::Range<usize>]| -> Vec<&str> {
+            units
+                .iter()
+                .map(|u| {
+                    let piece = text.get(u.clone()).unwrap_or_default();
+                    if piece.bytes().all(|b| b.is_ascii_digit()) {
+                        "0"
+                    } else {
+                        piece
+                    }
+                })
+                .collect()
+        };
+        let mut groups: Vec<Vec<&Vec<std::ops::Range<usize>>>> = Vec::new();
+        let mut by_shape: BTreeMap<Vec<&str>, usize> = BTreeMap::new();
+        for units in &values {
+            let at = *by_shape.entry(shape(units)).or_insert(groups.len());
+            if at == groups.len() {
+                groups.push(Vec::new());
+            }
+            groups[at].push(units);
+        }
+        groups
+            .into_iter()
+            .map(|alike| {
+                let places = alike.first().map_or(0, |units| units.len());
+                (0..places)
+                    .map(|i| {
+                        alike
+                            .iter()
+                            .filter_map(|units| units.get(i))
+                            .map(|u| Edit::delete(u.clone()))
+                            .collect()
+                    })
+                    .collect()
+            })
             .collect()
     }
 

@@ -700,17 +700,7 @@ fn stderr_excerpt(outcome: &Outcome) -> String {
 /// The command line that runs the test on the input, as the reducer runs it on a
 /// candidate (see [`oracle::test_arguments`]), quoted for a shell.
 fn by_hand(config: &Config) -> String {
-    let quote = |word: &str| {
-        let plain = !word.is_empty()
-            && word
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-        if plain {
-            word.to_string()
-        } else {
-            format!("'{}'", word.replace('\'', "'\\''"))
-        }
-    };
+    let quote = oracle::shell_word;
     let arguments = oracle::test_arguments(&config.test_args, &config.input);
     // A bare name that is a file here ran that file; a shell would look it up on PATH.
     let test = &config.test;

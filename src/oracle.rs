@@ -867,10 +867,24 @@ fn resolve_command(command: &Path) -> Result<PathBuf> {
         return Err(err(format!(
             "its lines end in CR LF (Windows line ends), and the system reads the carriage \
              return as part of its #! line; convert it: sed -i 's/\\r$//' {}",
-            command.display()
+            shell_word(&candidate.display().to_string())
         )));
     }
     Ok(candidate)
+}
+
+/// `word` as a shell reads it back: as it is when it holds only characters a shell takes
+/// literally, else in single quotes.
+pub(crate) fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 fn is_executable(path: &Path) -> bool {

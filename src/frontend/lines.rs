@@ -320,6 +320,10 @@ impl Frontend for Lines {
         true
     }
 
+    fn shrinks_alike(&self) -> bool {
+        true
+    }
+
     /// A line loses the words (runs of letters, digits and `_`), runs of blanks and other
     /// characters of its own first line, one at a time, its indentation and line break
     /// aside: a line a test needs may not need all of it (of `declare -A x=(["/"]=1 ...)`

@@ -108,6 +108,15 @@ pub trait Frontend {
         true
     }
 
+    /// True when values whose units read alike (the same texts, numbers aside) shrink as
+    /// one: each unit's place is one item, deleted in all of them at once (see
+    /// `Driver::shrink_lists`). Lines of text and data repeat a shape (200 log lines, a
+    /// table's rows), and shrinking each on its own cost a search per line. The default
+    /// shrinks each value on its own.
+    fn shrinks_alike(&self) -> bool {
+        false
+    }
+
     /// True when two texts with the same tokens, laid out differently (other whitespace
     /// between them), may be taken to share a verdict: code, not markup, whose text nodes
     /// and lines are content. Only a failure is carried over, to skip asking what is a

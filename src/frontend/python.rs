@@ -11,10 +11,8 @@
 //! keeps the others), and none where the check cannot tell the original's strings and
 //! brackets apart, so a text it misreads is reduced as plain lines.
 
-use std::ops::Range;
-
-use super::{Frontend, Grain, Lines, SyntaxError};
-use crate::tree::{Node, Tree};
+use super::{Frontend, Lines, SyntaxError};
+use crate::tree::Tree;
 
 /// Python source as lines, its candidates held to the block rules the original keeps.
 #[derive(Debug, Clone, Copy)]
@@ -60,10 +58,6 @@ impl Frontend for Python {
 
     fn is_valid(&self, text: &str) -> bool {
         self.allowed == u8::MAX || broken(text) & !self.allowed == 0
-    }
-
-    fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
-        Lines.units(text, node, grain)
     }
 }
 
