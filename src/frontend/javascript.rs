@@ -1916,9 +1916,9 @@ mod tests {
         assert_eq!(out, "return /*\n */ x;\n");
     }
 
-    /// A regular expression loses whole alternatives (each but the last of an alternation,
-    /// with its bar) and counted quantifiers; never a piece of a class or an escape, and
-    /// nothing of a pattern that refers to its groups or reads nested classes.
+    /// A declaration whose name stands outside it is likely needed, one named only inside
+    /// itself or nowhere is not; a few names looked for one by one and many counted in one
+    /// walk give the same verdicts.
     #[test]
     fn declarations_used_elsewhere_are_likely_needed() {
         let text = "function used() { return used; }\nfunction alone() { return alone(); }\n\
@@ -1973,6 +1973,9 @@ mod tests {
         assert_eq!(declared_name("let[a]=b", "lexical_declaration", 0..8), None);
     }
 
+    /// A regular expression loses whole alternatives (each but the last of an alternation,
+    /// with its bar) and counted quantifiers; never a piece of a class or an escape, and
+    /// nothing of a pattern that refers to its groups or reads nested classes.
     #[test]
     fn regexes_shrink_by_alternatives_and_counted_quantifiers() {
         let pieces = |text: &str| first_pieces(text, "regex");
