@@ -722,18 +722,23 @@ fn by_hand(config: &Config) -> String {
 }
 
 fn not_interesting(config: &Config, outcome: &Outcome) -> Error {
-    if outcome.timed_out && config.timeout.is_none() {
+    // A timeout is interesting in a hang reduction, whose --timeout is required.
+    if outcome.timed_out && !config.condition.timeout_is_interesting {
+        let (limit, advice) = match config.timeout {
+            None => (
+                format!(
+                    "{} s (the limit of the original's runs without --timeout)",
+                    config.original_limit.as_secs_f64()
+                ),
+                "if it needs longer, give a --timeout SECS above its run time, else see why it hangs",
+            ),
+            Some(limit) => (
+                format!("--timeout {} s", limit.as_secs_f64()),
+                "give a --timeout above its run time, or see why it hangs",
+            ),
+        };
         return Error::NotInteresting(format!(
-            "the test did not end on the original input within {} s (the limit of the original's runs without --timeout); if it needs longer, give a --timeout SECS above its run time, else see why it hangs: {}",
-            config.original_limit.as_secs_f64(),
-            by_hand(config)
-        ));
-    }
-    let hung = outcome.timed_out && !config.condition.timeout_is_interesting;
-    if let Some(limit) = config.timeout.filter(|_| hung) {
-        return Error::NotInteresting(format!(
-            "the test did not end on the original input within --timeout {} s; give a --timeout above its run time, or see why it hangs: {}",
-            limit.as_secs_f64(),
+            "the test did not end on the original input within {limit}; {advice}: {}",
             by_hand(config)
         ));
     }

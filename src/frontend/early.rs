@@ -563,13 +563,13 @@ fn mentions_keyword(text: &str, word: &str) -> bool {
 
 /// True when `text` ends with a character of a name, so that a keyword right after it
 /// would be part of that name (`entry`, `platform`).
-fn ends_in_a_name(text: &str) -> bool {
+pub(crate) fn ends_in_a_name(text: &str) -> bool {
     text.chars().next_back().is_some_and(is_name_char)
 }
 
 /// True when `c` may stand inside a JavaScript name (ASCII `$` and `_` and any letter or
 /// digit; the rarer joiners are left out, which only makes a check run more often).
-fn is_name_char(c: char) -> bool {
+pub(crate) fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 

@@ -34,10 +34,7 @@ fn declared_name<'t>(text: &'t str, label: &str, span: Range<usize>) -> Option<&
         "variable_declarator" => own,
         _ => return None,
     };
-    let end = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .unwrap_or(rest.len());
-    let name = &rest[..end];
+    let name = &rest[..rest.len() - rest.trim_start_matches(early::is_name_char).len()];
     (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
 }
 
@@ -47,12 +44,11 @@ const FEW_NAMES: usize = 16;
 /// True when the word `name` (a run of letters, digits, `_` and `$`) stands in `text`
 /// outside `own`.
 fn used_outside(text: &str, name: &str, own: &Range<usize>) -> bool {
-    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     text.match_indices(name).any(|(at, _)| {
         let end = at + name.len();
         (at < own.start || end > own.end)
-            && !text[..at].chars().next_back().is_some_and(word)
-            && !text[end..].chars().next().is_some_and(word)
+            && !early::ends_in_a_name(&text[..at])
+            && !text[end..].starts_with(early::is_name_char)
     })
 }
 
