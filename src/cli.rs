@@ -85,7 +85,8 @@ pub struct Cli {
     #[arg(long = "match", value_name = "REGEX")]
     pub pattern: Option<String>,
     /// Hang reduction: a run that hits --timeout is interesting and a run that ends in time
-    /// is not. Needs --timeout.
+    /// is not. Needs --timeout. The result is tested once more alone at the end, with a
+    /// warning if it then ends in time.
     #[arg(long, requires = "timeout")]
     pub timeout_is_interesting: bool,
     /// Reduce even when the test also accepts the smallest document (normally a sign that

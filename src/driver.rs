@@ -893,6 +893,19 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
+    /// Runs the test once more on the best text with no other call beside it, and counts
+    /// the call. For a hang reduction: a run that outlasted the time limit while other
+    /// calls shared the cores (or other work loaded the machine) may end in time alone.
+    pub fn ask_alone(&mut self) -> Result<Outcome> {
+        self.finish_calls();
+        let outcome = self.oracle.test(&self.current)?;
+        self.stats.oracle_calls += 1;
+        if outcome.timed_out {
+            self.stats.timeouts += 1;
+        }
+        Ok(outcome)
+    }
+
     /// Cancels what still runs (prefetches nobody adopted) and waits for every answer, so
     /// no test outlives the run.
     pub fn finish_calls(&mut self) {
@@ -3997,6 +4010,10 @@ pub struct Summary {
     pub output: PathBuf,
     /// True when the user stopped the run.
     pub interrupted: bool,
+    /// For a hang reduction (`--timeout-is-interesting`): how long the result ran when
+    /// tested alone at the end, when it then ended within the time limit (the hangs were
+    /// seen only while other calls or other work loaded the machine).
+    pub hang_unconfirmed: Option<Duration>,
 }
 
 impl Summary {
@@ -4017,6 +4034,7 @@ impl Summary {
             seconds: started.elapsed().as_secs_f64(),
             output,
             interrupted: false,
+            hang_unconfirmed: None,
         }
     }
 }
@@ -4038,7 +4056,7 @@ impl Summary {
             })
             .collect();
         format!(
-            "{{\n  \"bytes_before\": {},\n  \"bytes_after\": {},\n  \"tokens_before\": {},\n  \"tokens_after\": {},\n  \"oracle_calls\": {},\n  \"cache_hits\": {},\n  \"rejected\": {},\n  \"timeouts\": {},\n  \"wasted\": {},\n  \"prefetch_adopted\": {},\n  \"candidates\": {},\n  \"overhead_ms_per_candidate\": {:.3},\n  \"seconds\": {:.3},\n  \"interrupted\": {},\n  \"output\": {},\n  \"passes\": [{}]{}\n}}\n",
+            "{{\n  \"bytes_before\": {},\n  \"bytes_after\": {},\n  \"tokens_before\": {},\n  \"tokens_after\": {},\n  \"oracle_calls\": {},\n  \"cache_hits\": {},\n  \"rejected\": {},\n  \"timeouts\": {},\n  \"wasted\": {},\n  \"prefetch_adopted\": {},\n  \"candidates\": {},\n  \"overhead_ms_per_candidate\": {:.3},\n  \"seconds\": {:.3},\n  \"interrupted\": {},\n  \"hang_unconfirmed_seconds\": {},\n  \"output\": {},\n  \"passes\": [{}]{}\n}}\n",
             self.bytes_before,
             self.bytes_after,
             self.tokens_before,
@@ -4053,6 +4071,8 @@ impl Summary {
             self.stats.overhead_ms_per_candidate(),
             self.seconds,
             self.interrupted,
+            self.hang_unconfirmed
+                .map_or(String::from("null"), |d| format!("{:.3}", d.as_secs_f64())),
             json_string(&self.output.to_string_lossy()),
             passes.join(", "),
             self.stats.audit.map_or(String::new(), |a| format!(

@@ -378,7 +378,20 @@ pub fn run(config: &Config) -> Result<Summary> {
     output::write_atomic(&output, driver.current())?;
     progress.update(driver.current().len(), "reducing");
     driver.set_progress(progress.clone());
-    let outcome = driver.run();
+    let mut outcome = driver.run();
+    // A hang found beside other calls, or on a loaded machine, may not be one alone.
+    let mut hang_unconfirmed = None;
+    if outcome.is_ok()
+        && config.condition.timeout_is_interesting
+        && driver.current() != original.as_str()
+    {
+        progress.update(driver.current().len(), "testing the result alone");
+        match driver.ask_alone() {
+            Ok(alone) if !alone.interesting => hang_unconfirmed = Some(alone.elapsed),
+            Ok(_) => {}
+            Err(e) => outcome = Err(e),
+        }
+    }
     progress.finish();
     let mut summary = Summary::new(
         &original,
@@ -387,6 +400,7 @@ pub fn run(config: &Config) -> Result<Summary> {
         started,
         output,
     );
+    summary.hang_unconfirmed = hang_unconfirmed;
     match outcome {
         Ok(()) => Ok(summary),
         Err(Error::Interrupted) => {

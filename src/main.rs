@@ -79,6 +79,15 @@ fn main() -> ExitCode {
                     summary.output.display()
                 );
             }
+            if let Some(alone) = summary.hang_unconfirmed {
+                // Said with -q too: the result may not show the hang it was reduced for.
+                treereduce::tell!(
+                    "treereduce: warning: the result in {} ended after {:.1} s when tested alone, within --timeout {} s: it hung only while other tests ran beside it (or other work loaded the machine); reduce it again with -j 1, or with a --timeout further below the hang",
+                    summary.output.display(),
+                    alone.as_secs_f64(),
+                    config.timeout.map_or(0.0, |t| t.as_secs_f64())
+                );
+            }
             ExitCode::from(if summary.interrupted {
                 EXIT_INTERRUPTED as u8
             } else {

@@ -15,8 +15,9 @@ use crate::tree::{Edit, Node, NodeId, Tree};
 
 /// The first name a declaring statement or declarator (of kind `label`, at `span` of
 /// `text`) binds, read from its text: `f` of `function f` or `async function* f`, `C` of
-/// `class C`, `a` of `var a = 1` or of the declarator `a = 1`. None for a pattern
-/// (`const {a} = o`), a comment among the tokens, or another kind.
+/// `class C`, `a` of `var a = 1` or of the declarator `a = 1`, and the same of each of
+/// them exported. None for a pattern (`const {a} = o`), a comment among the tokens, or
+/// another kind.
 fn declared_name<'t>(text: &'t str, label: &str, span: Range<usize>) -> Option<&'t str> {
     let own = text.get(span)?;
     let rest = match label {
@@ -32,6 +33,22 @@ fn declared_name<'t>(text: &'t str, label: &str, span: Range<usize>) -> Option<&
             .or_else(|| own.strip_prefix("const"))?
             .trim_start(),
         "variable_declarator" => own,
+        "export_statement" => {
+            // `export function f`, `export default class C`, `export const a = 1`: the
+            // name of the declaration exported; none for `export default f;`, which
+            // names what another statement declares, nor for `export { a }`.
+            let own = own.strip_prefix("export")?.trim_start();
+            let own = own.strip_prefix("default").map_or(own, str::trim_start);
+            let keyword = &own[..own.len() - own.trim_start_matches(early::is_name_char).len()];
+            let label = match keyword {
+                "async" | "function" => "function_declaration",
+                "class" => "class_declaration",
+                "var" => "variable_declaration",
+                "let" | "const" => "lexical_declaration",
+                _ => return None,
+            };
+            return declared_name(own, label, 0..own.len());
+        }
         _ => return None,
     };
     let name = &rest[..rest.len() - rest.trim_start_matches(early::is_name_char).len()];
@@ -1919,7 +1936,7 @@ mod tests {
     fn declarations_used_elsewhere_are_likely_needed() {
         let text = "function used() { return used; }\nfunction alone() { return alone(); }\n\
                     async function* gen() {}\nclass Kept {}\nvar a = 1, b = a;\n\
-                    const {c} = o;\nused(); new Kept(); gen;\n";
+                    const {c} = o;\nexport function ex() {}\nused(); new Kept(); gen; ex();\n";
         let tree = JavaScript::default().parse(text).unwrap();
         let flags: Vec<(String, bool)> = tree
             .ids()
@@ -1942,6 +1959,7 @@ mod tests {
         assert!(likely("async function* gen() {}"));
         assert!(likely("class Kept {}"));
         assert!(likely("a = 1"));
+        assert!(likely("export function ex() {}"));
         // Named only inside itself, or by nothing, or not a name but a pattern.
         assert!(!likely("function alone() { return alone(); }"));
         assert!(!likely("b = a"));
@@ -1967,6 +1985,15 @@ mod tests {
             Some("$x")
         );
         assert_eq!(declared_name("let[a]=b", "lexical_declaration", 0..8), None);
+        let exported = |text: &'static str| declared_name(text, "export_statement", 0..text.len());
+        assert_eq!(exported("export function d() {}"), Some("d"));
+        assert_eq!(exported("export default async function* g() {}"), Some("g"));
+        assert_eq!(exported("export default class C {}"), Some("C"));
+        assert_eq!(exported("export const a = 1, b = 2;"), Some("a"));
+        assert_eq!(exported("export default d;"), None);
+        assert_eq!(exported("export default function () {}"), None);
+        assert_eq!(exported("export { d };"), None);
+        assert_eq!(exported("export * from 'm';"), None);
     }
 
     /// A regular expression loses whole alternatives (each but the last of an alternation,

@@ -661,6 +661,64 @@ fn timeout_is_interesting_reduces_a_hang() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(s.read("a.reduced.xml"), "<loop/>");
     assert!(json_number(&s.read("s.json"), "timeouts") >= 2);
+    // The result hangs alone too: tested once more at the end, nothing to warn about.
+    assert!(
+        s.read("s.json")
+            .contains("\"hang_unconfirmed_seconds\": null")
+    );
+    assert_eq!(stderr(&out), "");
+    assert!(eventually(10, || !alive(&mark)));
+}
+
+/// A hang reduction tests its result once more, alone, at the end: a result that ends in
+/// time then (here each smaller text hangs only the first time it is tested, as a run
+/// slowed by the calls beside it would) is reported with a warning, -q or not.
+#[test]
+fn a_hang_that_does_not_hold_alone_is_warned_about() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <b/>\n  <loop/>\n  <c/>\n</a>\n");
+    let mark = marker(100);
+    let seen = s.path().join("seen");
+    std::fs::create_dir(&seen).unwrap();
+    s.script(
+        "t.sh",
+        &format!(
+            "grep -q loop \"$1\" || exit 0\n\
+             [ $(wc -c < \"$1\") -ge 33 ] && exec sleep {mark}\n\
+             sum=$(cksum < \"$1\" | cut -d' ' -f1)\n\
+             [ -e '{}'/$sum ] && exit 0\n\
+             touch '{}'/$sum\n\
+             exec sleep {mark}",
+            seen.display(),
+            seen.display()
+        ),
+    );
+    let out = s.run(&[
+        "a.xml",
+        "./t.sh",
+        "-q",
+        "-j",
+        "1",
+        "--timeout-is-interesting",
+        "--timeout",
+        "0.5",
+        "--stats-json",
+        "s.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(s.read("a.reduced.xml"), "<loop/>");
+    let err = stderr(&out);
+    assert!(
+        err.contains("s when tested alone, within --timeout 0.5 s: it hung only while"),
+        "{err}"
+    );
+    assert!(err.contains("reduce it again with -j 1"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // It ran well under the limit (the integer part of its seconds).
+    assert_eq!(
+        json_number(&s.read("s.json"), "hang_unconfirmed_seconds"),
+        0
+    );
     assert!(eventually(10, || !alive(&mark)));
 }
 
