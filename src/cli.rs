@@ -80,8 +80,8 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(0..=255))]
     pub exit_code: i32,
     /// Interesting only if the test's stdout or stderr also matches this regular
-    /// expression (searched in the first and the last 2 MiB of each stream; `^` and `$`
-    /// match at each line's start and end, as in grep).
+    /// expression (a stream of up to 6 MiB is searched whole, a longer one in its first
+    /// and its last 2 MiB; `^` and `$` match at each line's start and end, as in grep).
     #[arg(long = "match", value_name = "REGEX")]
     pub pattern: Option<String>,
     /// Hang reduction: a run that hits --timeout is interesting and a run that ends in time

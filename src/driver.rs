@@ -98,6 +98,9 @@ pub struct Stats {
     pub overhead: std::time::Duration,
     /// Per-pass figures.
     pub passes: Vec<PassStats>,
+    /// True once the test found the original interesting (a run stopped before that has
+    /// no accepted text to leave).
+    pub original_accepted: bool,
 }
 
 impl Stats {

@@ -363,7 +363,7 @@ pub fn run(config: &Config) -> Result<Summary> {
     let mut driver = match checks.start(oracle, &mut stats, options) {
         Ok(driver) => driver,
         // The original passed once: it is the best accepted text so far.
-        Err(Error::Interrupted) if stats.oracle_calls > 0 => {
+        Err(Error::Interrupted) if stats.original_accepted => {
             progress.finish();
             output::write_atomic(&output, &original)?;
             let mut summary = Summary::new(&original, &original, stats, started, output);
@@ -641,6 +641,7 @@ impl<'a> StartupChecks<'a> {
         if !first.interesting {
             return Err(not_interesting(config, &first));
         }
+        stats.original_accepted = true;
         if config.timeout.is_none() {
             let timeout = derived_timeout(first.elapsed);
             if config.verbose {

@@ -470,6 +470,36 @@ impl Tree {
         index
     }
 
+    /// This tree copied node by node in document order, with `graft` called on each copy
+    /// (the node's id here, the tree being built, the copy's id there) before the copies
+    /// of its children, to add nodes under it: they come first among its children. The
+    /// copy keeps this tree's limit and whether it left out rewrites.
+    pub fn rebuilt(&self, mut graft: impl FnMut(NodeId, &mut Tree, NodeId)) -> Tree {
+        let mut copy = Tree {
+            nodes: Vec::with_capacity(self.nodes.len()),
+            limit: self.limit,
+            rewrites_left_out: self.rewrites_left_out,
+        };
+        copy.nodes.push(Node {
+            children: Vec::new(),
+            ..self.nodes[0].clone()
+        });
+        let root = copy.root();
+        graft(self.root(), &mut copy, root);
+        let mut stack: Vec<(NodeId, NodeId)> = self.nodes[0]
+            .children
+            .iter()
+            .rev()
+            .map(|&child| (child, root))
+            .collect();
+        while let Some((id, parent)) = stack.pop() {
+            let added = copy.push(parent, self.node(id).clone());
+            graft(id, &mut copy, added);
+            stack.extend(self.node(id).children.iter().rev().map(|&c| (c, added)));
+        }
+        copy
+    }
+
     /// Nodes at `depth`, in document order.
     pub fn at_depth(&self, depth: u32) -> Vec<NodeId> {
         self.ids()

@@ -9,6 +9,7 @@ mod lines;
 pub mod mathml;
 mod profile;
 mod python;
+mod scripts;
 mod slices;
 mod xml;
 
@@ -437,7 +438,10 @@ impl Format {
         match self {
             Format::JavaScript => Box::new(JavaScript::for_original(original)),
             Format::Json => Box::new(Json::for_original(original)),
-            Format::Html => Box::new(Html::for_original(original)),
+            Format::Html => {
+                scripts::Scripted::around(Box::new(Html::for_original(original)), original, false)
+            }
+            Format::Xml => scripts::Scripted::around(Box::new(Xml), original, true),
             Format::Lines if is_python(path, original) => Box::new(Python::for_original(original)),
             _ => self.frontend(),
         }

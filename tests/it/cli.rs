@@ -360,11 +360,12 @@ fn html_pages_reduce_as_html_unless_they_declare_xml() {
     // not be one (by lines, `text` stayed on the line the test needs).
     let soup = "<html>\n<body>\n<p>drop\n<p class=\"keep\">text\n<br>\n</html>\n";
     assert_eq!(reduce("y", soup), "<p class=\"keep\">");
-    // A script's text is text, whatever `<` it holds, and shrinks by words; the DOCTYPE
-    // stays (without it a browser reads the page in quirks mode).
+    // A script's code is JavaScript, whatever `<` it holds, reduced by its statements and
+    // their rewrites; the DOCTYPE stays (without it a browser reads the page in quirks
+    // mode).
     let script =
         "<!DOCTYPE html>\n<title>t</title>\n<script>\nif (a < b) keep(1);\n</script>\n<p>x";
-    assert_eq!(reduce("z", script), "<!DOCTYPE html><script>keep</script>");
+    assert_eq!(reduce("z", script), "<!DOCTYPE html><script>keep;</script>");
 }
 
 /// `.json` files, and JSON under a name that does not say (a `.babelrc`, a source map

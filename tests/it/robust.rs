@@ -463,6 +463,40 @@ fn sigterm_then_sigint_stops_at_once_and_cleans_up() {
     assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
 }
 
+/// Stopped while the original's first run is still going, though the smallest document
+/// beside it was answered: nothing was accepted, so nothing is written.
+#[test]
+fn a_stop_before_the_original_passed_writes_nothing() {
+    let s = Scratch::new();
+    s.write("a.xml", "<a>\n  <keep/>\n  <b/>\n</a>\n");
+    let mark = marker(300);
+    // The smallest document fails at once; the original would pass after five minutes.
+    s.script(
+        "t.sh",
+        &format!("grep -q '<b/>' \"$1\" || exit 1\nsleep {mark}\nexit 0"),
+    );
+    let child = s
+        .command(&["a.xml", "./t.sh", "-q", "-j", "2"])
+        .spawn()
+        .unwrap();
+    assert!(
+        eventually(120, || alive(&mark)),
+        "the original's run did not start"
+    );
+    // Time for the smallest document's run to end beside it.
+    std::thread::sleep(Duration::from_millis(500));
+    signal(&child, nix::sys::signal::Signal::SIGINT);
+    let out = finish(child, 60);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "treereduce: interrupted before the original was accepted; nothing was written"
+    );
+    assert!(!s.path().join("a.reduced.xml").exists());
+    assert!(eventually(10, || !alive(&mark)), "a test survived");
+    assert!(s.leftovers().is_empty(), "{:?}", s.leftovers());
+}
+
 #[test]
 fn temporary_folders_are_removed_after_success_and_errors() {
     let s = Scratch::new();
