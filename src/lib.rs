@@ -296,6 +296,18 @@ pub fn run(config: &Config) -> Result<Summary> {
     {
         crate::tell!("{note}");
     }
+    // Any text reads as HTML: one without markup is a single text, shrunk word by word.
+    if config.verbose && config.format == Some(Format::Html) && !original.contains('<') {
+        let own = match Format::from_path(&config.input) {
+            Format::Html | Format::Xml => Format::Lines,
+            other => other,
+        };
+        crate::tell!(
+            "note: {} holds no markup (not one <): as HTML it is a single text, shrunk a word at a time; --format {} reduces it by its own structure",
+            config.input.display(),
+            own.name()
+        );
+    }
     let frontend = format.frontend_for(&config.input, &original);
     if config.verbose
         && let Some(note) = frontend.note()

@@ -27,20 +27,25 @@ pub struct Scripted {
     /// True when the original is mostly code (its scripts hold half its bytes or more):
     /// needs are then taken as code's, not local (see [`Frontend::needs_are_local`]).
     mostly_code: bool,
-    /// The spans of the scripts' code in the last base text a candidate was made from,
-    /// by that text's hash: a candidate whose edits leave every script's code alone (or
-    /// take it whole) needs no look at its scripts, and the page's own cheap verdict holds.
-    codes: Mutex<Option<Codes>>,
+    /// The spans of the scripts' code in the last texts looked at, by each text's hash,
+    /// most recent last: the base of a list's candidates is looked at once (a candidate
+    /// whose edits leave every script's code alone, or take it whole, needs no look at its
+    /// scripts, and the page's own cheap verdict holds), and so is the accepted text whose
+    /// tree is built to a depth and then becomes the next base.
+    codes: Mutex<Vec<Codes>>,
 }
 
 /// A text's hash and the spans of its scripts' code.
 type Codes = (u128, Arc<[Range<usize>]>);
 
+/// How many texts' code spans [`Scripted`] keeps.
+const KEPT_CODES: usize = 8;
+
 impl Scripted {
     /// `page` (the front end for `original`, XML when `xml`), wrapped when `original`
     /// holds inline scripts that all parse as JavaScript; else `page` itself.
     pub fn around(page: Box<dyn Frontend>, original: &str, xml: bool) -> Box<dyn Frontend> {
-        if !contains_ignoring_case(original, "<script") {
+        if !contains_ignoring_case(original, SCRIPT_TAG) {
             return page;
         }
         let Ok(tree) = page.parse(original) else {
@@ -60,7 +65,7 @@ impl Scripted {
             page,
             xml,
             mostly_code: 2 * code >= original.len(),
-            codes: Mutex::new(None),
+            codes: Mutex::new(Vec::new()),
         })
     }
 
@@ -100,31 +105,79 @@ impl Scripted {
         }))
     }
 
+    /// [`Scripted::code_spans`] of `text`, read from `tree` (its tree, built to a depth)
+    /// when that holds every script element: when it holds as many as the text has
+    /// `<script` in it (a comment or a string that says `<script` makes the count differ,
+    /// and the whole tree is built).
+    fn code_spans_in(&self, text: &str, tree: &Tree) -> Option<Arc<[Range<usize>]>> {
+        let elements = tree
+            .ids()
+            .filter(|&id| {
+                let node = tree.node(id);
+                node.kind == NodeKind::Element && is_script(&node.label)
+            })
+            .count();
+        let written = text
+            .as_bytes()
+            .windows(SCRIPT_TAG.len())
+            .filter(|w| w.eq_ignore_ascii_case(SCRIPT_TAG.as_bytes()))
+            .count();
+        if elements != written {
+            return self.code_spans(text);
+        }
+        let spans: Arc<[Range<usize>]> = inline_scripts(text, tree, self.xml)
+            .into_iter()
+            .map(|(_, code)| code)
+            .collect();
+        self.keep_codes(xxhash_rust::xxh3::xxh3_128(text.as_bytes()), spans.clone());
+        Some(spans)
+    }
+
+    fn keep_codes(&self, hash: u128, spans: Arc<[Range<usize>]>) {
+        if let Ok(mut codes) = self.codes.lock()
+            && !codes.iter().any(|(h, _)| *h == hash)
+        {
+            if codes.len() == KEPT_CODES {
+                codes.remove(0);
+            }
+            codes.push((hash, spans));
+        }
+    }
+
+    /// True when every one of `spans` of `text` parses as JavaScript.
+    fn codes_parse(text: &str, spans: &[Range<usize>]) -> bool {
+        spans
+            .iter()
+            .all(|code| JavaScript::default().is_valid(&text[code.clone()]))
+    }
+
+    /// The spans of the code of `text`'s inline scripts, or `None` when the page's front
+    /// end does not read it.
+    fn code_spans(&self, text: &str) -> Option<Arc<[Range<usize>]>> {
+        let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
+        let known = self.codes.lock().ok().and_then(|codes| {
+            codes
+                .iter()
+                .find(|(h, _)| *h == hash)
+                .map(|(_, spans)| spans.clone())
+        });
+        if known.is_some() {
+            return known;
+        }
+        let tree = self.page.parse(text).ok()?;
+        let spans: Arc<[Range<usize>]> = inline_scripts(text, &tree, self.xml)
+            .into_iter()
+            .map(|(_, code)| code)
+            .collect();
+        self.keep_codes(hash, spans.clone());
+        Some(spans)
+    }
+
     /// True when one of `edits` (made on `base`) changes the code of a script of `base`
     /// without taking it whole, or an insertion touches it.
     fn touches_code(&self, base: &str, edits: &[&Edit]) -> bool {
-        let hash = xxhash_rust::xxh3::xxh3_128(base.as_bytes());
-        let known = self.codes.lock().ok().and_then(|codes| {
-            codes
-                .as_ref()
-                .filter(|(h, _)| *h == hash)
-                .map(|(_, c)| c.clone())
-        });
-        let codes = match known {
-            Some(codes) => codes,
-            None => {
-                let Ok(tree) = self.page.parse(base) else {
-                    return true;
-                };
-                let codes: Arc<[Range<usize>]> = inline_scripts(base, &tree, self.xml)
-                    .into_iter()
-                    .map(|(_, code)| code)
-                    .collect();
-                if let Ok(mut cached) = self.codes.lock() {
-                    *cached = Some((hash, codes.clone()));
-                }
-                codes
-            }
+        let Some(codes) = self.code_spans(base) else {
+            return true;
         };
         edits.iter().any(|edit| {
             let span = &edit.span;
@@ -141,12 +194,25 @@ impl Scripted {
 
     /// True when every inline script of `text` (which the page's front end reads) parses.
     fn scripts_parse(&self, text: &str) -> bool {
-        let Ok(tree) = self.page.parse(text) else {
-            return false;
-        };
-        inline_scripts(text, &tree, self.xml)
-            .into_iter()
-            .all(|(_, code)| JavaScript::default().is_valid(&text[code]))
+        self.code_spans(text)
+            .is_some_and(|codes| Self::codes_parse(text, &codes))
+    }
+
+    /// `tree` (the page's tree of `text`, maybe built to a depth) grafted, once every
+    /// script of `text` is known to parse.
+    fn checked(&self, text: &str, tree: Tree) -> Result<Tree, SyntaxError> {
+        if tree.limit().is_some()
+            && !self
+                .code_spans_in(text, &tree)
+                .is_some_and(|codes| Self::codes_parse(text, &codes))
+        {
+            return Err(SyntaxError {
+                line: 1,
+                column: 1,
+                message: String::from("an inline script does not parse as JavaScript"),
+            });
+        }
+        self.graft(text, tree)
     }
 }
 
@@ -156,17 +222,10 @@ impl Frontend for Scripted {
         self.graft(text, tree)
     }
 
+    /// A script left out by the depth is checked too.
     fn parse_to(&self, text: &str, depth: u32) -> Result<Tree, SyntaxError> {
         let tree = self.page.parse_to(text, depth)?;
-        // A script left out by the depth is still checked.
-        if tree.limit().is_some() && !self.scripts_parse(text) {
-            return Err(SyntaxError {
-                line: 1,
-                column: 1,
-                message: String::from("an inline script does not parse as JavaScript"),
-            });
-        }
-        self.graft(text, tree)
+        self.checked(text, tree)
     }
 
     fn parse_edited_to(
@@ -176,19 +235,8 @@ impl Frontend for Scripted {
         text: &str,
         depth: Option<u32>,
     ) -> Result<Tree, SyntaxError> {
-        match depth {
-            Some(depth) => {
-                let tree = self.page.parse_edited_to(base, edits, text, Some(depth))?;
-                if tree.limit().is_some() && !self.scripts_parse(text) {
-                    return self.parse(text);
-                }
-                self.graft(text, tree)
-            }
-            None => {
-                let tree = self.page.parse_edited_to(base, edits, text, None)?;
-                self.graft(text, tree)
-            }
-        }
+        let tree = self.page.parse_edited_to(base, edits, text, depth)?;
+        self.checked(text, tree)
     }
 
     fn note(&self) -> Option<String> {
@@ -257,6 +305,17 @@ impl Frontend for Scripted {
     }
 }
 
+/// How a script element begins, in any case.
+const SCRIPT_TAG: &str = "<script";
+
+/// True when an element's `label` names a script (`script`, `SCRIPT`, `h:script`).
+fn is_script(label: &str) -> bool {
+    label
+        .rsplit(':')
+        .next()
+        .is_some_and(|name| name.eq_ignore_ascii_case("script"))
+}
+
 /// True when `hay` holds `needle` (ASCII, lower case) in any case.
 fn contains_ignoring_case(hay: &str, needle: &str) -> bool {
     hay.as_bytes()
@@ -274,8 +333,7 @@ fn inline_scripts(text: &str, tree: &Tree, xml: bool) -> Vec<(NodeId, Range<usiz
     let mut found = Vec::new();
     for id in tree.ids() {
         let node = tree.node(id);
-        let name = node.label.rsplit(':').next().unwrap_or_default();
-        if node.kind != NodeKind::Element || !name.eq_ignore_ascii_case("script") {
+        if node.kind != NodeKind::Element || !is_script(&node.label) {
             continue;
         }
         let mut code = None;

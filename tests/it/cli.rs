@@ -718,6 +718,12 @@ fn markup_reduced_as_html_is_noted() {
     let said = note(&["t.tmpl", "./t.sh"]).unwrap();
     assert!(said.contains("reducing it by lines"), "{said}");
     assert!(said.contains("--format lines silences"), "{said}");
+    // Code given as HTML by mistake is one text to HTML: said, with the way out.
+    std::fs::write(dir.path().join("a.js"), "f(1);\nkeep();\n").unwrap();
+    let said = note(&["a.js", "./t.sh", "--format", "html"]).unwrap();
+    assert!(said.contains("a.js holds no markup"), "{said}");
+    assert!(said.contains("--format js reduces it"), "{said}");
+    assert_eq!(note(&["a.js", "./t.sh", "--format", "html", "-q"]), None);
 }
 
 /// `TREEREDUCE_TRACE_DIR` keeps every candidate, numbered, whether or not
