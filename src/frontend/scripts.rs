@@ -24,6 +24,9 @@ pub struct Scripted {
     page: Box<dyn Frontend>,
     /// True for XML (XHTML), where a script's code may sit in a CDATA section.
     xml: bool,
+    /// What a script's code is held to: tree-sitter's grammar and every early error (the
+    /// original's scripts have none, or the page is not wrapped).
+    js: JavaScript,
     /// True when the original is mostly code (its scripts hold half its bytes or more):
     /// needs are then taken as code's, not local (see [`Frontend::needs_are_local`]).
     mostly_code: bool,
@@ -52,18 +55,23 @@ impl Scripted {
             return page;
         };
         let scripts = inline_scripts(original, &tree, xml);
+        let js = strict();
         let all_parse = scripts.iter().all(|(_, code)| {
-            original
-                .get(code.clone())
-                .is_some_and(|code| JavaScript::default().is_valid(code))
+            code.as_ref()
+                .is_some_and(|code| js.is_valid(&original[code.clone()]))
         });
         if scripts.is_empty() || !all_parse {
             return page;
         }
-        let code: usize = scripts.iter().map(|(_, code)| code.len()).sum();
+        let code: usize = scripts
+            .iter()
+            .flat_map(|(_, code)| code.clone())
+            .map(|c| c.len())
+            .sum();
         Box::new(Scripted {
             page,
             xml,
+            js,
             mostly_code: 2 * code >= original.len(),
             codes: Mutex::new(Vec::new()),
         })
@@ -78,7 +86,16 @@ impl Scripted {
         }
         let mut codes = Vec::with_capacity(scripts.len());
         for (id, code) in scripts {
-            let js = JavaScript::default()
+            let Some(code) = code else {
+                let (line, column) = place(text, tree.node(id).span.start);
+                return Err(SyntaxError {
+                    line,
+                    column,
+                    message: String::from("an inline script whose content is no longer code"),
+                });
+            };
+            let js = self
+                .js
                 .parse(&text[code.clone()])
                 .map_err(|e| at_code(text, code.start, e))?;
             codes.push((id, code.start, js));
@@ -110,13 +127,18 @@ impl Scripted {
     /// `<script` in it (a comment or a string that says `<script` makes the count differ,
     /// and the whole tree is built).
     fn code_spans_in(&self, text: &str, tree: &Tree) -> Option<Arc<[Range<usize>]>> {
-        let elements = tree
-            .ids()
-            .filter(|&id| {
-                let node = tree.node(id);
-                node.kind == NodeKind::Element && is_script(&node.label)
-            })
-            .count();
+        let mut elements = 0;
+        for id in tree.ids() {
+            let node = tree.node(id);
+            if node.kind != NodeKind::Element || !is_script(&node.label) {
+                continue;
+            }
+            // Its content may be left out, or `<script` not spell it (`<h:script`).
+            if !tree.holds(node.depth + 1) || !node.label.eq_ignore_ascii_case("script") {
+                return self.code_spans(text);
+            }
+            elements += 1;
+        }
         let written = text
             .as_bytes()
             .windows(SCRIPT_TAG.len())
@@ -125,10 +147,7 @@ impl Scripted {
         if elements != written {
             return self.code_spans(text);
         }
-        let spans: Arc<[Range<usize>]> = inline_scripts(text, tree, self.xml)
-            .into_iter()
-            .map(|(_, code)| code)
-            .collect();
+        let spans = readable_codes(text, tree, self.xml)?;
         self.keep_codes(xxhash_rust::xxh3::xxh3_128(text.as_bytes()), spans.clone());
         Some(spans)
     }
@@ -144,11 +163,11 @@ impl Scripted {
         }
     }
 
-    /// True when every one of `spans` of `text` parses as JavaScript.
-    fn codes_parse(text: &str, spans: &[Range<usize>]) -> bool {
+    /// True when every one of `spans` of `text` is valid JavaScript.
+    fn codes_parse(&self, text: &str, spans: &[Range<usize>]) -> bool {
         spans
             .iter()
-            .all(|code| JavaScript::default().is_valid(&text[code.clone()]))
+            .all(|code| self.js.is_valid(&text[code.clone()]))
     }
 
     /// The spans of the code of `text`'s inline scripts, or `None` when the page's front
@@ -165,10 +184,7 @@ impl Scripted {
             return known;
         }
         let tree = self.page.parse(text).ok()?;
-        let spans: Arc<[Range<usize>]> = inline_scripts(text, &tree, self.xml)
-            .into_iter()
-            .map(|(_, code)| code)
-            .collect();
+        let spans = readable_codes(text, &tree, self.xml)?;
         self.keep_codes(hash, spans.clone());
         Some(spans)
     }
@@ -195,7 +211,7 @@ impl Scripted {
     /// True when every inline script of `text` (which the page's front end reads) parses.
     fn scripts_parse(&self, text: &str) -> bool {
         self.code_spans(text)
-            .is_some_and(|codes| Self::codes_parse(text, &codes))
+            .is_some_and(|codes| self.codes_parse(text, &codes))
     }
 
     /// `tree` (the page's tree of `text`, maybe built to a depth) grafted, once every
@@ -204,7 +220,7 @@ impl Scripted {
         if tree.limit().is_some()
             && !self
                 .code_spans_in(text, &tree)
-                .is_some_and(|codes| Self::codes_parse(text, &codes))
+                .is_some_and(|codes| self.codes_parse(text, &codes))
         {
             return Err(SyntaxError {
                 line: 1,
@@ -281,13 +297,19 @@ impl Frontend for Scripted {
         self.page.deletions_stay_valid(base, edits, candidate)
     }
 
+    /// A node of a script's code shrinks as in a `.js` file (strings, comments, regular
+    /// expressions); the page's nodes as the page's front end says.
     fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
-        // A comment of the code is no markup comment (whose units keep `--` out).
-        let own = text.get(node.span.clone()).unwrap_or_default();
-        if node.kind == NodeKind::Comment && (own.starts_with("//") || own.starts_with("/*")) {
-            return Vec::new();
+        let in_code = self.code_spans(text).is_some_and(|codes| {
+            codes
+                .iter()
+                .any(|c| c.start <= node.span.start && node.span.end <= c.end)
+        });
+        if in_code {
+            self.js.units(text, node, grain)
+        } else {
+            self.page.units(text, node, grain)
         }
-        self.page.units(text, node, grain)
     }
 
     fn reindent(&self, text: &str, rewrites: &mut [(Range<usize>, Vec<Edit>)]) {
@@ -303,6 +325,34 @@ impl Frontend for Scripted {
     fn likely_needed(&self, text: &str, tree: &Tree, nodes: &[NodeId]) -> Vec<bool> {
         JavaScript::default().likely_needed(text, tree, nodes)
     }
+}
+
+/// The code spans of the inline scripts of `tree` (a page's tree of `text`), or `None`
+/// when one of them cannot be read as code.
+fn readable_codes(text: &str, tree: &Tree, xml: bool) -> Option<Arc<[Range<usize>]>> {
+    inline_scripts(text, tree, xml)
+        .into_iter()
+        .map(|(_, code)| code)
+        .collect()
+}
+
+/// JavaScript held to every early error (the rules an empty text keeps are all of them).
+fn strict() -> JavaScript {
+    JavaScript::for_original("")
+}
+
+/// The 1-based line and column (in characters) of byte `at` of `text`.
+fn place(text: &str, at: usize) -> (u32, u32) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() as u32 + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .count() as u32
+        + 1;
+    (line, column)
 }
 
 /// How a script element begins, in any case.
@@ -324,12 +374,14 @@ fn contains_ignoring_case(hay: &str, needle: &str) -> bool {
 }
 
 /// The inline scripts of `tree` (a page's tree of `text`) that run JavaScript: for each,
-/// the text node that holds its code and the code's span. A script with a `src`, a
-/// `type` that is not JavaScript (JSON, a template), or content other than one text is
-/// left out; in XML the code is the text, or the inside of the one CDATA section it is
-/// (`//` before and after it allowed, as pages write it), and a text with a reference or
-/// other markup is left out.
-fn inline_scripts(text: &str, tree: &Tree, xml: bool) -> Vec<(NodeId, Range<usize>)> {
+/// the text node that holds its code and the code's span, or no span when its content
+/// cannot be read as code as it stands (see below). A script with a `src`, a `type` that
+/// is not JavaScript (JSON, a template), or nothing but blanks is left out. In XML the
+/// code is the text, or the inside of the one CDATA section it is (`//` before and after
+/// it allowed, as pages write it); a text with a reference or other markup, or a child
+/// other than text, cannot be read. In HTML a script inside `<svg>` or `<math>` cannot:
+/// a browser reads its references and CDATA sections there.
+fn inline_scripts(text: &str, tree: &Tree, xml: bool) -> Vec<(NodeId, Option<Range<usize>>)> {
     let mut found = Vec::new();
     for id in tree.ids() {
         let node = tree.node(id);
@@ -338,6 +390,7 @@ fn inline_scripts(text: &str, tree: &Tree, xml: bool) -> Vec<(NodeId, Range<usiz
         }
         let mut code = None;
         let mut runs = true;
+        let mut readable = true;
         for &child in &node.children {
             let child_node = tree.node(child);
             match child_node.kind {
@@ -348,21 +401,44 @@ fn inline_scripts(text: &str, tree: &Tree, xml: bool) -> Vec<(NodeId, Range<usiz
                 }
                 NodeKind::Text if code.is_none() => code = Some(child),
                 NodeKind::Whitespace => {}
-                _ => runs = false,
+                _ => readable = false,
             }
         }
         let Some(code) = code.filter(|_| runs) else {
+            if runs && !readable {
+                found.push((id, None));
+            }
             continue;
         };
         let span = tree.node(code).span.clone();
-        let body = if xml {
+        if text[span.clone()].trim().is_empty() {
+            continue;
+        }
+        let foreign = || {
+            let mut at = node.parent;
+            while let Some(up) = at {
+                let label = &tree.node(up).label;
+                if label.eq_ignore_ascii_case("svg") || label.eq_ignore_ascii_case("math") {
+                    return true;
+                }
+                at = tree.node(up).parent;
+            }
+            false
+        };
+        let body = if !readable || (!xml && foreign()) {
+            None
+        } else if xml {
             xml_code(text, span)
         } else {
             Some(span)
         };
-        if let Some(body) = body.filter(|b| !text[b.clone()].trim().is_empty()) {
-            found.push((code, body));
+        if body
+            .as_ref()
+            .is_some_and(|b| text[b.clone()].trim().is_empty())
+        {
+            continue;
         }
+        found.push((code, body));
     }
     found
 }
@@ -428,18 +504,11 @@ fn is_javascript(kind: &str) -> bool {
 
 /// A syntax error `e` of a script's code that begins at `start` of `text`, placed in `text`.
 fn at_code(text: &str, start: usize, e: SyntaxError) -> SyntaxError {
-    let before = &text[..start];
-    let line = before.matches('\n').count() as u32 + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .count() as u32;
+    let (line, column) = place(text, start);
     SyntaxError {
         line: line + e.line - 1,
         column: if e.line == 1 {
-            column + e.column
+            column - 1 + e.column
         } else {
             e.column
         },
@@ -590,6 +659,64 @@ mod tests {
         let page = "<html><script>if (a &lt; b) f();</script></html>";
         assert!(statements(xhtml(page).as_ref(), page).is_empty());
         assert_eq!(xml_code("//<![CDATA[ f(); //]]>", 0..22), None);
+    }
+
+    /// A script is held to JavaScript's early errors too; a script whose content is no
+    /// longer code (the squeeze joining `//<![CDATA[` and the first line) is not valid;
+    /// a tree built to a depth that leaves out a script's content does not hide it.
+    #[test]
+    fn scripts_stay_code_with_no_early_error() {
+        let page =
+            "<!DOCTYPE html><script>class C { #s; get() { return this.#s; } }\nlet k = 1;</script>";
+        let frontend = html(page);
+        assert!(frontend.is_valid(page));
+        let private = page.replace("#s; get", "get");
+        assert!(!frontend.is_valid(&private), "{private}");
+        assert!(!frontend.is_valid(&page.replace("let k = 1;", "let k = 1; let k = 2;")));
+        let page = "<html><script>//<![CDATA[\nfirst(1);\n//]]></script></html>";
+        let frontend = xhtml(page);
+        assert_eq!(statements(frontend.as_ref(), page), ["first(1);"]);
+        let joined = page.replace("[CDATA[\n", "[CDATA[");
+        let at = page.find("[CDATA[").unwrap() + 7;
+        let edit = Edit::delete(at..at + 1);
+        assert_eq!(crate::render::render(page, &[&edit]), joined);
+        assert!(!frontend.is_valid(&joined));
+        assert!(!frontend.is_valid_edited(page, &[&edit], &joined));
+        assert!(frontend.parse(&joined).is_err());
+        // At every depth a tree is built to, an edit inside the code is seen.
+        let page = "<!DOCTYPE html><html><body><div><div><script>f(1); g(2);</script></div></div></body></html>";
+        for depth in 1..8 {
+            let frontend = html(page);
+            frontend.parse_to(page, depth).unwrap();
+            let at = page.find("(1)").unwrap() + 2;
+            let edit = Edit::delete(at..at + 1);
+            let candidate = crate::render::render(page, &[&edit]);
+            assert!(
+                !frontend.is_valid_edited(page, &[&edit], &candidate),
+                "{depth}"
+            );
+            assert_eq!(
+                frontend.deletions_stay_valid(page, &[&edit], &candidate),
+                None
+            );
+        }
+        // A script in SVG is read by a browser with its references: left as text.
+        let page = "<!DOCTYPE html><svg><script>var q = a &lt; b;</script></svg>";
+        assert!(statements(html(page).as_ref(), page).is_empty());
+    }
+
+    /// A string of a script's code shrinks as in a `.js` file; a page's text as the page's.
+    #[test]
+    fn strings_of_the_code_shrink_as_javascript() {
+        let page = "<!DOCTYPE html><p>two words</p><script>f(\"a b c\");</script>";
+        let frontend = html(page);
+        let tree = frontend.parse(page).unwrap();
+        let units = |label: &str| {
+            let id = tree.ids().find(|&id| tree.node(id).label == label).unwrap();
+            frontend.units(page, tree.node(id), Grain::Words)
+        };
+        assert!(!units("string").is_empty());
+        assert!(!units("#text").is_empty());
     }
 
     /// A candidate that leaves the code alone, or takes a script's code whole, keeps the
