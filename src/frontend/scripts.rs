@@ -24,8 +24,8 @@ pub struct Scripted {
     page: Box<dyn Frontend>,
     /// True for XML (XHTML), where a script's code may sit in a CDATA section.
     xml: bool,
-    /// What a script's code is held to: tree-sitter's grammar and every early error (the
-    /// original's scripts have none, or the page is not wrapped).
+    /// What a script's code is held to: tree-sitter's grammar and the early errors the
+    /// original's scripts keep.
     js: JavaScript,
     /// True when the original is mostly code (its scripts hold half its bytes or more):
     /// needs are then taken as code's, not local (see [`Frontend::needs_are_local`]).
@@ -55,14 +55,21 @@ impl Scripted {
             return page;
         };
         let scripts = inline_scripts(original, &tree, xml);
-        let js = strict();
         let all_parse = scripts.iter().all(|(_, code)| {
             code.as_ref()
-                .is_some_and(|code| js.is_valid(&original[code.clone()]))
+                .is_some_and(|code| JavaScript::default().is_valid(&original[code.clone()]))
         });
         if scripts.is_empty() || !all_parse {
             return page;
         }
+        // Candidates keep the early-error rules the original's scripts keep, read from
+        // their codes together (a rule one of them breaks is not held in any).
+        let codes: Vec<&str> = scripts
+            .iter()
+            .flat_map(|(_, code)| code.clone())
+            .map(|code| &original[code])
+            .collect();
+        let js = JavaScript::for_original(&codes.join("\n;\n"));
         let code: usize = scripts
             .iter()
             .flat_map(|(_, code)| code.clone())
@@ -334,11 +341,6 @@ fn readable_codes(text: &str, tree: &Tree, xml: bool) -> Option<Arc<[Range<usize
         .into_iter()
         .map(|(_, code)| code)
         .collect()
-}
-
-/// JavaScript held to every early error (the rules an empty text keeps are all of them).
-fn strict() -> JavaScript {
-    JavaScript::for_original("")
 }
 
 /// The 1-based line and column (in characters) of byte `at` of `text`.
@@ -643,6 +645,10 @@ mod tests {
         }
         let page = "<!DOCTYPE html><script type='module'>import a from 'a'; a();</script>";
         assert_eq!(statements(html(page).as_ref(), page).len(), 2);
+        // An early error of the original is no parse error: the code is still code, and
+        // held to the rules it keeps.
+        let page = "<!DOCTYPE html><script>let k = 1; let k = 2; f();</script>";
+        assert_eq!(statements(html(page).as_ref(), page), ["f();"]);
     }
 
     /// In XHTML the code may sit in a CDATA section, `//` before and after it or not;
