@@ -620,7 +620,7 @@ fn read_tag(text: &str, start: usize) -> Option<Tag> {
 }
 
 /// The value of the attribute spanning `span`, without its quotes; `None` for a bare one.
-fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+pub(super) fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
     let raw = &text[span.clone()];
     let eq = raw.find('=')?;
     let value = raw[eq + 1..].trim_start_matches(|c: char| c.is_ascii_whitespace());
@@ -633,7 +633,7 @@ fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
 }
 
 /// Where `text` (ASCII, lower case) occurs in `hay` from `from` on, in any case.
-fn find_ignoring_case(hay: &str, from: usize, text: &str) -> Option<usize> {
+pub(super) fn find_ignoring_case(hay: &str, from: usize, text: &str) -> Option<usize> {
     let bytes = hay.as_bytes();
     let needle = text.as_bytes();
     (from..bytes.len().saturating_sub(needle.len() - 1))

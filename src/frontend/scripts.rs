@@ -12,7 +12,8 @@
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
-use super::{Frontend, Grain, JavaScript, Slices, SyntaxError};
+use super::html::find_ignoring_case;
+use super::{Frontend, Grain, JavaScript, Slices, SyntaxError, line_and_column};
 use crate::tree::{Along, Edit, Line, Node, NodeId, NodeKind, Separator, Tree};
 
 /// The label of the node that holds a script's code (the text the page's front end made
@@ -48,7 +49,7 @@ impl Scripted {
     /// `page` (the front end for `original`, XML when `xml`), wrapped when `original`
     /// holds inline scripts that all parse as JavaScript; else `page` itself.
     pub fn around(page: Box<dyn Frontend>, original: &str, xml: bool) -> Box<dyn Frontend> {
-        if !contains_ignoring_case(original, SCRIPT_TAG) {
+        if find_ignoring_case(original, 0, SCRIPT_TAG).is_none() {
             return page;
         }
         let Ok(tree) = page.parse(original) else {
@@ -70,11 +71,7 @@ impl Scripted {
             .map(|code| &original[code])
             .collect();
         let js = JavaScript::for_original(&codes.join("\n;\n"));
-        let code: usize = scripts
-            .iter()
-            .flat_map(|(_, code)| code.clone())
-            .map(|c| c.len())
-            .sum();
+        let code: usize = codes.iter().map(|code| code.len()).sum();
         Box::new(Scripted {
             page,
             xml,
@@ -94,10 +91,10 @@ impl Scripted {
         let mut codes = Vec::with_capacity(scripts.len());
         for (id, code) in scripts {
             let Some(code) = code else {
-                let (line, column) = place(text, tree.node(id).span.start);
+                let (line, column) = line_and_column(text, tree.node(id).span.start);
                 return Err(SyntaxError {
-                    line,
-                    column,
+                    line: line as u32,
+                    column: column as u32,
                     message: String::from("an inline script whose content is no longer code"),
                 });
             };
@@ -146,11 +143,10 @@ impl Scripted {
             }
             elements += 1;
         }
-        let written = text
-            .as_bytes()
-            .windows(SCRIPT_TAG.len())
-            .filter(|w| w.eq_ignore_ascii_case(SCRIPT_TAG.as_bytes()))
-            .count();
+        let written = std::iter::successors(find_ignoring_case(text, 0, SCRIPT_TAG), |&at| {
+            find_ignoring_case(text, at + 1, SCRIPT_TAG)
+        })
+        .count();
         if elements != written {
             return self.code_spans(text);
         }
@@ -343,20 +339,6 @@ fn readable_codes(text: &str, tree: &Tree, xml: bool) -> Option<Arc<[Range<usize
         .collect()
 }
 
-/// The 1-based line and column (in characters) of byte `at` of `text`.
-fn place(text: &str, at: usize) -> (u32, u32) {
-    let before = &text[..at];
-    let line = before.matches('\n').count() as u32 + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .count() as u32
-        + 1;
-    (line, column)
-}
-
 /// How a script element begins, in any case.
 const SCRIPT_TAG: &str = "<script";
 
@@ -368,13 +350,6 @@ fn is_script(label: &str) -> bool {
         .is_some_and(|name| name.eq_ignore_ascii_case("script"))
 }
 
-/// True when `hay` holds `needle` (ASCII, lower case) in any case.
-fn contains_ignoring_case(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-}
-
 /// The inline scripts of `tree` (a page's tree of `text`) that run JavaScript: for each,
 /// the text node that holds its code and the code's span, or no span when its content
 /// cannot be read as code as it stands (see below). A script with a `src`, a `type` that
@@ -384,6 +359,11 @@ fn contains_ignoring_case(hay: &str, needle: &str) -> bool {
 /// other than text, cannot be read. In HTML a script inside `<svg>` or `<math>` cannot:
 /// a browser reads its references and CDATA sections there.
 fn inline_scripts(text: &str, tree: &Tree, xml: bool) -> Vec<(NodeId, Option<Range<usize>>)> {
+    let attribute_value = if xml {
+        super::xml::attribute_value
+    } else {
+        super::html::attribute_value
+    };
     let mut found = Vec::new();
     for id in tree.ids() {
         let node = tree.node(id);
@@ -397,7 +377,9 @@ fn inline_scripts(text: &str, tree: &Tree, xml: bool) -> Vec<(NodeId, Option<Ran
             let child_node = tree.node(child);
             match child_node.kind {
                 NodeKind::Attribute => {
-                    let (name, value) = attribute(&text[child_node.span.clone()]);
+                    let name = &child_node.label;
+                    let value = attribute_value(text, child_node.span.clone())
+                        .map_or("", |value| &text[value]);
                     runs &= !name.eq_ignore_ascii_case("src")
                         && (!name.eq_ignore_ascii_case("type") || is_javascript(value));
                 }
@@ -469,21 +451,6 @@ fn xml_code(text: &str, span: Range<usize>) -> Option<Range<usize>> {
     Some(start..start + inner.len())
 }
 
-/// An attribute's name and value, from its text (`type="module"`, `async`).
-fn attribute(own: &str) -> (&str, &str) {
-    match own.split_once('=') {
-        Some((name, value)) => {
-            let value = value.trim();
-            let value = value
-                .strip_prefix(['"', '\''])
-                .and_then(|v| v.strip_suffix(['"', '\'']))
-                .unwrap_or(value);
-            (name.trim(), value)
-        }
-        None => (own.trim(), ""),
-    }
-}
-
 /// True when a script of `type` runs as JavaScript (the types HTML takes for it, a module,
 /// and MathJax 2's configuration, which it runs as code).
 fn is_javascript(kind: &str) -> bool {
@@ -506,7 +473,8 @@ fn is_javascript(kind: &str) -> bool {
 
 /// A syntax error `e` of a script's code that begins at `start` of `text`, placed in `text`.
 fn at_code(text: &str, start: usize, e: SyntaxError) -> SyntaxError {
-    let (line, column) = place(text, start);
+    let (line, column) = line_and_column(text, start);
+    let (line, column) = (line as u32, column as u32);
     SyntaxError {
         line: line + e.line - 1,
         column: if e.line == 1 {

@@ -302,7 +302,7 @@ fn start_tag(text: &str, start: usize) -> StartTag {
 }
 
 /// The value of an attribute spanning `span` (without its quotes).
-fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+pub(super) fn attribute_value(text: &str, span: Range<usize>) -> Option<Range<usize>> {
     let raw = &text[span.clone()];
     let open = raw.find(['"', '\''])?;
     let close = raw.len().checked_sub(1)?;

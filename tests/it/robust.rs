@@ -669,6 +669,21 @@ fn exit_code_and_match_conditions() {
     assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
 }
 
+/// A hang reduction of `a.xml` by `./t.sh`, one call at a time, with its figures in
+/// `s.json`.
+const HANG_RUN: &[&str] = &[
+    "a.xml",
+    "./t.sh",
+    "-q",
+    "-j",
+    "1",
+    "--timeout-is-interesting",
+    "--timeout",
+    "0.5",
+    "--stats-json",
+    "s.json",
+];
+
 #[test]
 fn timeout_is_interesting_reduces_a_hang() {
     let s = Scratch::new();
@@ -680,18 +695,7 @@ fn timeout_is_interesting_reduces_a_hang() {
     );
     let out = s.run(&["a.xml", "./t.sh", "-q", "--timeout-is-interesting"]);
     assert_eq!(out.status.code(), Some(2), "needs --timeout");
-    let out = s.run(&[
-        "a.xml",
-        "./t.sh",
-        "-q",
-        "-j",
-        "1",
-        "--timeout-is-interesting",
-        "--timeout",
-        "0.5",
-        "--stats-json",
-        "s.json",
-    ]);
+    let out = s.run(HANG_RUN);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(s.read("a.reduced.xml"), "<loop/>");
     assert!(json_number(&s.read("s.json"), "timeouts") >= 2);
@@ -727,18 +731,7 @@ fn a_hang_that_does_not_hold_alone_is_warned_about() {
             seen.display()
         ),
     );
-    let out = s.run(&[
-        "a.xml",
-        "./t.sh",
-        "-q",
-        "-j",
-        "1",
-        "--timeout-is-interesting",
-        "--timeout",
-        "0.5",
-        "--stats-json",
-        "s.json",
-    ]);
+    let out = s.run(HANG_RUN);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(s.read("a.reduced.xml"), "<loop/>");
     let err = stderr(&out);
