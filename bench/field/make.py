@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Build the field-trial cases under bench/field/work/cases/NAME/{input.js|input.mjs|
-input.xhtml|input.xml, check.sh, README}.
+input.html|input.xhtml|input.xml, check.sh, README}.
 
 Usage: python3 bench/field/make.py [NAME...]   (no names: every case)
 Sources: the npm libraries in bench/js/node_modules (read only), the packages installed in
@@ -233,6 +233,13 @@ def runtime_lodash():
     return t + "\nvar lodash = module.exports;\nconsole.log(lodash.chunk(['a', 'b', 'c', 'd'], 2));\n"
 
 
+def page_of_runtime_lodash():
+    """runtime_lodash's code as the inline script of a small page."""
+    return ("<!DOCTYPE html>\n<html>\n<head>\n<title>chunk</title>\n</head>\n<body>\n"
+            "<p>A page that runs lodash.</p>\n<script>\n" + runtime_lodash()
+            + "</script>\n</body>\n</html>\n")
+
+
 def runtime_underscoremin():
     t = read(B + "underscore/underscore-min.js")
     t = plant(t, "e.test(n)?n.replace(u,r):n", "e.test(n)?n.repalce(u,r):n")
@@ -400,6 +407,10 @@ CASE_LIST = {
     "lodash-typeerror-chunk": ("input.js", runtime_lodash,
         runs_and_prints("TypeError: nativeCeil is not a function", "chunk ("),
         "node: 'TypeError: nativeCeil is not a function' in chunk (lodash.js, Math.ceiling typo)"),
+    "html-lodash-typeerror-chunk": ("input.html", page_of_runtime_lodash,
+        f"python3 {shlex.quote(LIB + 'scripts.py')} \"$1\" code.js || exit 1\n"
+        + runs_and_prints("TypeError: nativeCeil is not a function", "chunk (").replace('"$1"', "code.js"),
+        "the same, lodash.js inlined in a page's <script>, which the test extracts and node runs"),
     "underscoremin-typeerror-escape": ("input.js", runtime_underscoremin,
         runs_and_prints("TypeError: n.repalce is not a function"),
         "node: 'TypeError: n.repalce is not a function' (underscore-min.js)"),

@@ -8,8 +8,8 @@
 # Writes bench/field/work/results/LABEL.tsv (case, oracle_calls, bytes_in, bytes_after,
 # seconds, ok) and keeps each result, stats file and log in bench/field/work/results/LABEL/.
 # ok = 1 when the reducer exited 0 and its output still passes the case's check.sh (in a
-# fresh folder, under the input's name) and parses (`node --check`, or Python's XML parser
-# for an XML case).
+# fresh folder, under the input's name) and parses (`node --check`, Python's XML parser
+# for an XML case, `node --check` of its scripts for an HTML page).
 set -u
 export LC_NUMERIC=C   # printf reads the seconds with a decimal point
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

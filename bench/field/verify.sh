@@ -1,8 +1,8 @@
 #!/bin/bash
 # usage: bash bench/field/verify.sh [CASE...]   (no names: every case in bench/field/work/cases)
 # For each case: its check.sh passes on the input twice (run in a fresh folder, the first
-# run timed), fails on an empty file, and the input parses (`node --check`, or Python's XML
-# parser for an XML case). Prints one line
+# run timed), fails on an empty file, and the input parses (`node --check`, Python's XML
+# parser for an XML case, `node --check` of its scripts for an HTML page). Prints one line
 # per case and exits 1 when any case fails.
 set -u
 export LC_NUMERIC=C

@@ -87,6 +87,30 @@ impl Checks {
         names: true,
     };
 
+    /// The rules both `self` and `other` keep (the rules for several scripts read apart,
+    /// a page's, each of which keeps its own): a module's allowances are kept when either
+    /// is a module.
+    pub fn both(self, other: Checks) -> Checks {
+        Checks {
+            private_names: self.private_names && other.private_names,
+            lexical: self.lexical && other.lexical,
+            super_calls: self.super_calls && other.super_calls,
+            for_await: self.for_await && other.for_await,
+            yields: self.yields && other.yields,
+            module: self.module || other.module,
+            tries: self.tries && other.tries,
+            exports: self.exports && other.exports,
+            sloppy_top: self.sloppy_top && other.sloppy_top,
+            labels: self.labels && other.labels,
+            returns: self.returns && other.returns,
+            jumps: self.jumps && other.jumps,
+            natives: self.natives && other.natives,
+            syntax: self.syntax && other.syntax,
+            blocks: self.blocks && other.blocks,
+            names: self.names && other.names,
+        }
+    }
+
     /// The rules `root` (a tree of `text` without syntax errors) keeps.
     pub fn of(text: &str, root: Node) -> Checks {
         let (returns, jumps) = all_jumps_ok(text, root);

@@ -122,6 +122,28 @@ impl JavaScript {
         }
     }
 
+    /// The front end for the codes of a page's scripts, each read apart (a script that
+    /// begins with `'use strict'` is strict, though it would not be after another): each
+    /// candidate's code keeps the early-error rules that every one of `codes` keeps.
+    pub fn for_scripts(codes: &[&str]) -> Self {
+        let text = codes.join("\n;\n");
+        let checks = codes
+            .iter()
+            .filter_map(|code| {
+                let tree = GRAMMAR.tree(code)?;
+                Some(Checks::of(code, tree.root_node()))
+            })
+            .reduce(Checks::both)
+            .unwrap_or_default();
+        JavaScript {
+            original: Some(Arc::new(Original {
+                misread: Misread::tolerable(&GRAMMAR, &text),
+                text,
+                checks: OnceLock::from(checks),
+            })),
+        }
+    }
+
     /// How many ERROR and MISSING nodes a candidate's parse may hold.
     fn allowed(&self) -> usize {
         Misread::allowed(self.original.as_ref().and_then(|o| o.misread.as_ref()))
@@ -198,6 +220,40 @@ fn multiline_strings(text: &str, allowed: usize) -> Vec<Range<usize>> {
     out
 }
 
+impl JavaScript {
+    /// [`Frontend::reindent`] for `rewrites` of the code at `code` of `text` (all of a
+    /// `.js` file, or a page's inline script).
+    pub(super) fn reindent_code<'a>(
+        &self,
+        text: &str,
+        code: Range<usize>,
+        rewrites: impl Iterator<Item = &'a mut (Range<usize>, Vec<Edit>)>,
+    ) {
+        let mut strings: Option<Vec<Range<usize>>> = None;
+        for (span, edits) in rewrites {
+            let own = &text[span.clone()];
+            let may_hold = own.contains('`') || own.contains("\\\n") || own.contains("\\\r");
+            // The tree is looked at only when some rewrite may hold a string that spans lines.
+            let strings: &[Range<usize>] = match (&mut strings, may_hold) {
+                (_, false) => &[],
+                (Some(found), true) => found,
+                (none, true) => none.insert(
+                    multiline_strings(&text[code.clone()], self.allowed())
+                        .into_iter()
+                        .map(|s| s.start + code.start..s.end + code.start)
+                        .collect(),
+                ),
+            };
+            let inside = |at: usize| {
+                let i = strings.partition_point(|s| s.end <= at);
+                strings.get(i).is_some_and(|s| s.start < at)
+            };
+            let layout = dedent(text, span.clone(), edits, &inside);
+            edits.extend(layout);
+        }
+    }
+}
+
 impl Frontend for JavaScript {
     fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
         let allowed = self.allowed();
@@ -227,23 +283,7 @@ impl Frontend for JavaScript {
     /// or a string continued on the next line: the lines that begin inside one keep their
     /// spaces.
     fn reindent(&self, text: &str, rewrites: &mut [(Range<usize>, Vec<Edit>)]) {
-        let mut strings: Option<Vec<Range<usize>>> = None;
-        for (span, edits) in rewrites.iter_mut() {
-            let own = &text[span.clone()];
-            let may_hold = own.contains('`') || own.contains("\\\n") || own.contains("\\\r");
-            // The tree is looked at only when some rewrite may hold a string that spans lines.
-            let strings: &[Range<usize>] = match (&mut strings, may_hold) {
-                (_, false) => &[],
-                (Some(found), true) => found,
-                (none, true) => none.insert(multiline_strings(text, self.allowed())),
-            };
-            let inside = |at: usize| {
-                let i = strings.partition_point(|s| s.end <= at);
-                strings.get(i).is_some_and(|s| s.start < at)
-            };
-            let layout = dedent(text, span.clone(), edits, &inside);
-            edits.extend(layout);
-        }
+        self.reindent_code(text, 0..text.len(), rewrites.iter_mut());
     }
 
     fn parse_edited_to(

@@ -37,13 +37,30 @@ pub struct Scripted {
     /// scripts, and the page's own cheap verdict holds), and so is the accepted text whose
     /// tree is built to a depth and then becomes the next base.
     codes: Mutex<Vec<Codes>>,
+    /// The hashes of codes known to be valid, most recent last: a text the passes go on
+    /// from was judged before it was taken, and its tree built to a depth (which checks
+    /// all of it) finds its codes here rather than checking them whole again.
+    valid: Mutex<Vec<u128>>,
 }
 
 /// A text's hash and the spans of its scripts' code.
 type Codes = (u128, Arc<[Range<usize>]>);
 
+/// A script's code that a candidate's edits change.
+struct Changed<'c> {
+    /// Its span in the base.
+    code: Range<usize>,
+    /// The edits inside it, at its own positions.
+    inside: Vec<Edit>,
+    /// Its text in the candidate.
+    new_code: &'c str,
+}
+
 /// How many texts' code spans [`Scripted`] keeps.
 const KEPT_CODES: usize = 8;
+
+/// How many valid codes' hashes [`Scripted`] keeps.
+const KEPT_VALID: usize = 64;
 
 impl Scripted {
     /// `page` (the front end for `original`, XML when `xml`), wrapped when `original`
@@ -63,14 +80,14 @@ impl Scripted {
         if scripts.is_empty() || !all_parse {
             return page;
         }
-        // Candidates keep the early-error rules the original's scripts keep, read from
-        // their codes together (a rule one of them breaks is not held in any).
+        // Candidates keep the early-error rules every one of the original's scripts keeps
+        // (a rule one of them breaks is not held in any).
         let codes: Vec<&str> = scripts
             .iter()
             .flat_map(|(_, code)| code.clone())
             .map(|code| &original[code])
             .collect();
-        let js = JavaScript::for_original(&codes.join("\n;\n"));
+        let js = JavaScript::for_scripts(&codes);
         let code: usize = codes.iter().map(|code| code.len()).sum();
         Box::new(Scripted {
             page,
@@ -78,6 +95,7 @@ impl Scripted {
             js,
             mostly_code: 2 * code >= original.len(),
             codes: Mutex::new(Vec::new()),
+            valid: Mutex::new(codes.iter().map(|code| hash(code)).collect()),
         })
     }
 
@@ -98,13 +116,20 @@ impl Scripted {
                     message: String::from("an inline script whose content is no longer code"),
                 });
             };
-            let js = self
-                .js
-                .parse(&text[code.clone()])
-                .map_err(|e| at_code(text, code.start, e))?;
+            // A tree built to a depth takes the code's nodes down to that depth.
+            let below = tree
+                .limit()
+                .map(|limit| limit.saturating_sub(tree.node(id).depth));
+            let code_text = &text[code.clone()];
+            let js = match below {
+                None => self.js.parse(code_text),
+                Some(depth) => self.js.parse_to(code_text, depth),
+            };
+            let js = js.map_err(|e| at_code(text, code.start, e))?;
             codes.push((id, code.start, js));
         }
-        Ok(tree.rebuilt(|old, new, copy| {
+        let partial = codes.iter().any(|(_, _, js)| !js.is_whole());
+        let mut tree = tree.rebuilt(|old, new, copy| {
             let Ok(i) = codes.binary_search_by_key(&old, |(id, _, _)| *id) else {
                 return;
             };
@@ -123,7 +148,11 @@ impl Scripted {
                 let added = new.push(parent, shifted(js.node(id), *offset));
                 stack.extend(js.node(id).children.iter().rev().map(|&c| (c, added)));
             }
-        }))
+        });
+        if partial {
+            tree.leave_out_rewrites();
+        }
+        Ok(tree)
     }
 
     /// [`Scripted::code_spans`] of `text`, read from `tree` (its tree, built to a depth)
@@ -151,7 +180,7 @@ impl Scripted {
             return self.code_spans(text);
         }
         let spans = readable_codes(text, tree, self.xml)?;
-        self.keep_codes(xxhash_rust::xxh3::xxh3_128(text.as_bytes()), spans.clone());
+        self.keep_codes(hash(text), spans.clone());
         Some(spans)
     }
 
@@ -168,15 +197,35 @@ impl Scripted {
 
     /// True when every one of `spans` of `text` is valid JavaScript.
     fn codes_parse(&self, text: &str, spans: &[Range<usize>]) -> bool {
-        spans
-            .iter()
-            .all(|code| self.js.is_valid(&text[code.clone()]))
+        spans.iter().all(|code| {
+            let code = &text[code.clone()];
+            self.is_known_valid(code) || (self.js.is_valid(code) && self.keep_valid(code))
+        })
+    }
+
+    fn is_known_valid(&self, code: &str) -> bool {
+        let code = hash(code);
+        self.valid.lock().is_ok_and(|valid| valid.contains(&code))
+    }
+
+    /// Records that `code` is valid; true.
+    fn keep_valid(&self, code: &str) -> bool {
+        let code = hash(code);
+        if let Ok(mut valid) = self.valid.lock()
+            && !valid.contains(&code)
+        {
+            if valid.len() == KEPT_VALID {
+                valid.remove(0);
+            }
+            valid.push(code);
+        }
+        true
     }
 
     /// The spans of the code of `text`'s inline scripts, or `None` when the page's front
     /// end does not read it.
     fn code_spans(&self, text: &str) -> Option<Arc<[Range<usize>]>> {
-        let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
+        let hash = hash(text);
         let known = self.codes.lock().ok().and_then(|codes| {
             codes
                 .iter()
@@ -209,6 +258,109 @@ impl Scripted {
                 }
             }) || edit.along.is_some()
         })
+    }
+
+    /// The codes of `base`'s scripts that `edits` change, each with the edits inside it
+    /// and its text in `candidate`; `None` when an edit crosses the edge of a code, or a
+    /// code's new text could end it or be read otherwise by the page (see
+    /// [`Scripted::read_alike`]): the candidate's scripts are then read whole.
+    fn changed_codes<'c>(
+        &self,
+        base: &str,
+        edits: &[&Edit],
+        candidate: &'c str,
+    ) -> Option<Vec<Changed<'c>>> {
+        let codes = self.code_spans(base)?;
+        let splices = crate::render::splices(base, edits);
+        let mut changed = Vec::new();
+        for code in codes.iter() {
+            // How far the code moves, and what changes inside it.
+            let mut moved: isize = 0;
+            let mut grown: isize = 0;
+            let mut inside: Vec<Edit> = Vec::new();
+            let mut gone = false;
+            for (span, text) in &splices {
+                let change = text.len() as isize - span.len() as isize;
+                let insertion = span.is_empty();
+                let before = if insertion {
+                    span.start < code.start
+                } else {
+                    span.end <= code.start
+                };
+                let after = if insertion {
+                    span.start > code.end
+                } else {
+                    span.start >= code.end
+                };
+                if before {
+                    moved += change;
+                } else if after {
+                    break;
+                } else if code.start <= span.start && span.end <= code.end {
+                    let local = span.start - code.start..span.end - code.start;
+                    inside.push(Edit::replace(local, (*text).to_string()));
+                    grown += change;
+                } else if span.start <= code.start && code.end <= span.end && text.is_empty() {
+                    gone = true;
+                    break;
+                } else {
+                    return None;
+                }
+            }
+            if gone || inside.is_empty() {
+                continue;
+            }
+            let start = code.start.checked_add_signed(moved)?;
+            let end = code.end.checked_add_signed(moved + grown)?;
+            let new_code = candidate.get(start..end)?;
+            if !self.read_alike(base, code, &inside, new_code) {
+                return None;
+            }
+            changed.push(Changed {
+                code: code.clone(),
+                inside,
+                new_code,
+            });
+        }
+        Some(changed)
+    }
+
+    /// Whether the scripts of `candidate` (`edits` made on `base`) parse, each code that
+    /// `edits` change checked as [`JavaScript::is_valid_edited`] checks a `.js` file: from
+    /// its code in `base`, near the edits, rather than whole (on a page holding lodash, 44
+    /// ms a candidate went into the whole checks); `None` when [`Scripted::changed_codes`]
+    /// cannot tell.
+    fn codes_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
+        for changed in self.changed_codes(base, edits, candidate)? {
+            let inside: Vec<&Edit> = changed.inside.iter().collect();
+            let code = &base[changed.code];
+            if !self.js.is_valid_edited(code, &inside, changed.new_code) {
+                return Some(false);
+            }
+            self.keep_valid(changed.new_code);
+        }
+        Some(true)
+    }
+
+    /// True when `new_code` (the code at `code` of `base` with `inside` made on it) is
+    /// surely read by the page as that code was, all of it a script's code.
+    fn read_alike(&self, base: &str, code: &Range<usize>, inside: &[Edit], new_code: &str) -> bool {
+        if !self.xml {
+            return find_ignoring_case(new_code, 0, "</script").is_none()
+                && !new_code.contains("<!--");
+        }
+        if !base[..code.start].ends_with("<![CDATA[") {
+            return !new_code.contains(['<', '&']);
+        }
+        // The first line follows `//<![CDATA[`, and what follows the last line break
+        // goes before `//]]>`.
+        let own = &base[code.clone()];
+        let first = own.find('\n').map_or(own.len(), |at| at + 1);
+        let last = own.rfind('\n').unwrap_or(0);
+        !new_code.contains("]]>")
+            && inside
+                .iter()
+                .all(|edit| edit.span.start >= first && edit.span.end <= last)
     }
 
     /// True when every inline script of `text` (which the page's front end reads) parses.
@@ -266,9 +418,14 @@ impl Frontend for Scripted {
         self.page.is_valid(text) && self.scripts_parse(text)
     }
 
+    /// A candidate whose edits stay inside scripts' code is judged as a `.js` file's: by a
+    /// parse from the base's tree and the early errors near the edits.
     fn is_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> bool {
         self.page.is_valid_edited(base, edits, candidate)
-            && (!self.touches_code(base, edits) || self.scripts_parse(candidate))
+            && (!self.touches_code(base, edits)
+                || self
+                    .codes_valid_edited(base, edits, candidate)
+                    .unwrap_or_else(|| self.scripts_parse(candidate)))
     }
 
     fn blank_is_empty(&self) -> bool {
@@ -294,10 +451,34 @@ impl Frontend for Scripted {
     /// The page's cheap verdict, for a candidate that leaves the scripts' code alone; one
     /// that deletes in it is parsed.
     fn deletions_stay_valid(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
-        if self.touches_code(base, edits) {
+        if !self.touches_code(base, edits) {
+            return self.page.deletions_stay_valid(base, edits, candidate);
+        }
+        // Edits all inside codes get JavaScript's cheap verdict for each code.
+        let codes = self.code_spans(base)?;
+        let within = |span: &Range<usize>| {
+            codes
+                .iter()
+                .any(|code| code.start <= span.start && span.end <= code.end)
+        };
+        if !edits.iter().all(|edit| within(&edit.span)) {
             return None;
         }
-        self.page.deletions_stay_valid(base, edits, candidate)
+        let changed = self.changed_codes(base, edits, candidate)?;
+        for changed in &changed {
+            let inside: Vec<&Edit> = changed.inside.iter().collect();
+            let code = &base[changed.code.clone()];
+            if !self
+                .js
+                .deletions_stay_valid(code, &inside, changed.new_code)?
+            {
+                return Some(false);
+            }
+        }
+        for changed in &changed {
+            self.keep_valid(changed.new_code);
+        }
+        Some(true)
     }
 
     /// A node of a script's code shrinks as in a `.js` file (strings, comments, regular
@@ -315,12 +496,42 @@ impl Frontend for Scripted {
         }
     }
 
+    /// A rewrite in a script's code keeps its layout as in a `.js` file; the page's own
+    /// (XML's, HTML's) keep theirs as they are.
     fn reindent(&self, text: &str, rewrites: &mut [(Range<usize>, Vec<Edit>)]) {
-        self.page.reindent(text, rewrites)
+        let codes = self.code_spans(text).unwrap_or_default();
+        let within = |code: &Range<usize>, span: &Range<usize>| {
+            code.start <= span.start && span.end <= code.end
+        };
+        for code in codes.iter() {
+            let inside = rewrites.iter_mut().filter(|(span, _)| within(code, span));
+            self.js.reindent_code(text, code.clone(), inside);
+        }
     }
 
+    /// The page's slices and, for statements of a script's code, the script's own (a
+    /// declaration with the statements of the same script that use it).
     fn slices(&self, text: &str, wanted: &[(usize, usize)]) -> Slices {
-        self.page.slices(text, wanted)
+        let mut slices = self.page.slices(text, wanted);
+        let Some(codes) = self.code_spans(text) else {
+            return slices;
+        };
+        for code in codes.iter() {
+            let inside: Vec<(usize, usize)> = wanted
+                .iter()
+                .filter(|&&(start, end)| code.start <= start && end <= code.end)
+                .map(|&(start, end)| (start - code.start, end - code.start))
+                .collect();
+            if inside.is_empty() {
+                continue;
+            }
+            let by = code.start;
+            for ((start, end), uses) in self.js.slices(&text[code.clone()], &inside) {
+                let uses = uses.iter().map(|u| shift(u, by)).collect();
+                slices.insert((start + by, end + by), uses);
+            }
+        }
+        slices
     }
 
     /// The page's markup tells none apart; the scripts' declarations are told as in a
@@ -486,6 +697,10 @@ fn at_code(text: &str, start: usize, e: SyntaxError) -> SyntaxError {
     }
 }
 
+fn hash(text: &str) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(text.as_bytes())
+}
+
 /// `node` (of a tree of a script's code) with every position moved `by` bytes on, out of
 /// any tree.
 fn shifted(node: &Node, by: usize) -> Node {
@@ -599,6 +814,118 @@ mod tests {
         );
     }
 
+    /// A declaration of a script is sliced with the statements of its script that use it,
+    /// at their places in the page, and a hoist in a script's code keeps its layout as in
+    /// a `.js` file (a template's lines keep their spaces).
+    #[test]
+    fn declarations_slice_and_hoists_reindent_as_javascript() {
+        let page =
+            "<!DOCTYPE html><p>f</p>\n<script>\nfunction f() {}\nvar a = 1;\nf();\n</script>";
+        let frontend = html(page);
+        let at = |s: &str| {
+            let start = page.find(s).unwrap();
+            (start, start + s.len())
+        };
+        let declaration = at("function f() {}");
+        let wanted = [declaration, at("var a = 1;"), at("f();")];
+        let slices = frontend.slices(page, &wanted);
+        let (call, end) = at("f();");
+        let uses = slices.get(&declaration).unwrap();
+        assert_eq!((uses.len(), uses.first()), (1, Some(&(call..end))));
+        assert_eq!(slices.len(), 1);
+
+        let page = "<p>x</p><script>\n  if (c) {\n    a(`\n    `);\n    b();\n  }\n</script>";
+        let frontend = html(page);
+        let (start, end) = {
+            let s = "if (c) {\n    a(`\n    `);\n    b();\n  }";
+            let start = page.find(s).unwrap();
+            (start, start + s.len())
+        };
+        let inner = page.find("a(`").unwrap()..page.find("b();").unwrap() + 4;
+        let edits = vec![
+            Edit::delete(start..inner.start),
+            Edit::delete(inner.end..end),
+        ];
+        let mut rewrites = [(start..end, edits)];
+        frontend.reindent(page, &mut rewrites);
+        let edits: Vec<&Edit> = rewrites[0].1.iter().collect();
+        assert_eq!(
+            crate::render::render(page, &edits),
+            "<p>x</p><script>\n  a(`\n    `);\n  b();\n</script>"
+        );
+        // Outside the code, the page's layout stays as it is.
+        let p = page.find("x").unwrap();
+        let mut rewrites = [(p..p + 1, vec![Edit::delete(p..p + 1)])];
+        frontend.reindent(page, &mut rewrites);
+        assert_eq!(rewrites[0].1.len(), 1);
+    }
+
+    /// A candidate that edits a script's code is judged near its edits as the whole
+    /// check judges it: every deletion of one character or of a word that touches the
+    /// code, in pages where some
+    /// make the code end early (`</script`), break it, break an early-error rule (`let`
+    /// twice) or move a CDATA section's first line into its `//`.
+    #[test]
+    fn edits_inside_the_code_are_judged_as_the_whole_check_judges_them() {
+        // Each page, its front end, and what its code lies between.
+        type Case = (
+            &'static str,
+            fn(&str) -> Box<dyn Frontend>,
+            &'static str,
+            &'static str,
+        );
+        let pages: [Case; 3] = [
+            (
+                "<!DOCTYPE html><p>a</p><script>\nlet a = 1; let ab = 2;\nx = (a < /script/.test(b));\n</script><p>b</p>",
+                html,
+                "<script>",
+                "</script>",
+            ),
+            (
+                "<html xmlns=\"http://www.w3.org/1999/xhtml\"><script>//<![CDATA[\nlet a = 1 < 2, ab;\nf(a);\n//]]></script></html>",
+                xhtml,
+                "<![CDATA[",
+                "//]]>",
+            ),
+            (
+                "<html xmlns=\"http://www.w3.org/1999/xhtml\"><script>\nlet a = 1, ab;\nf(a);\n</script></html>",
+                xhtml,
+                "<script>",
+                "</script>",
+            ),
+        ];
+        for (page, frontend, opens, closes) in pages {
+            let frontend = frontend(page);
+            let code = page.find(opens).unwrap() + opens.len()..page.find(closes).unwrap();
+            let mut deletions: Vec<Range<usize>> = (0..page.len()).map(|at| at..at + 1).collect();
+            let mut at = 0;
+            for word in page.split_inclusive(|c: char| !c.is_alphanumeric()) {
+                deletions.push(at..at + word.len());
+                at += word.len();
+            }
+            // Those that touch the code (the others keep the page's own verdict).
+            deletions.retain(|d| d.start < code.end && d.end > code.start);
+            // The tree of the page, as a pass's base has, gives the code's cheap verdicts.
+            frontend.parse(page).unwrap();
+            let (mut valid, mut invalid, mut cheaply) = (0, 0, 0);
+            for span in deletions {
+                let edit = Edit::delete(span.clone());
+                let candidate = format!("{}{}", &page[..span.start], &page[span.end..]);
+                let whole = frontend.is_valid(&candidate);
+                let near = frontend.is_valid_edited(page, &[&edit], &candidate);
+                assert_eq!(near, whole, "{candidate}");
+                let cheap = frontend.deletions_stay_valid(page, &[&edit], &candidate);
+                assert!(cheap.is_none_or(|cheap| cheap == whole), "{candidate}");
+                cheaply += usize::from(cheap.is_some());
+                if whole { valid += 1 } else { invalid += 1 }
+            }
+            assert!(
+                valid > 10 && invalid > 10 && cheaply > 0,
+                "{valid} {invalid} {cheaply}"
+            );
+        }
+    }
+
     /// Scripts that are not code (JSON, a `src`), or a page whose script tree-sitter cannot
     /// read, keep the page's own front end and its scripts as text.
     #[test]
@@ -677,6 +1004,23 @@ mod tests {
         // A script in SVG is read by a browser with its references: left as text.
         let page = "<!DOCTYPE html><svg><script>var q = a &lt; b;</script></svg>";
         assert!(statements(html(page).as_ref(), page).is_empty());
+        // Each script is held to the rules every script keeps, read apart: one that begins
+        // with 'use strict' is strict, though it would not be after the other (a trial's
+        // page was refused at every depth), and a sloppy one may not become strict.
+        let page = "<script>if(h){}</script><script>\"use strict\"</script><li><ol><li>x</ol>";
+        let frontend = html(page);
+        assert_eq!(
+            statements(frontend.as_ref(), page),
+            ["if(h){}", "\"use strict\""]
+        );
+        for depth in 0..8 {
+            frontend.parse_to(page, depth).unwrap();
+        }
+        assert!(frontend.is_valid("<script>if(h){}</script><script>\"use strict\";</script>"));
+        let page = "<script>(function () { 'use strict'; f(); })();</script><script>g();</script>";
+        let frontend = html(page);
+        assert!(frontend.is_valid("<script>(function () { 'use strict'; })();</script>"));
+        assert!(!frontend.is_valid("<script>'use strict'; f();</script>"));
     }
 
     /// A string of a script's code shrinks as in a `.js` file; a page's text as the page's.
