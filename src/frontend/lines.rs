@@ -88,6 +88,42 @@ fn awaits_body(block: &str) -> bool {
         && !last.ends_with([';', ',', '{', '[', '(', '}', ']'])
 }
 
+/// How many more brackets `text` opens than it closes, leaving out those in a quoted
+/// string or character closed on its own line (`case '{':`), in a `/* */` comment closed
+/// on its line and after `//`. A guess, as the whole front end is: a quote that no later
+/// quote on its line closes is an apostrophe.
+fn open_brackets(text: &str) -> isize {
+    let mut open = 0;
+    for line in text.lines() {
+        let bytes = line.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'{' | b'[' | b'(' => open += 1,
+                b'}' | b']' | b')' => open -= 1,
+                quote @ (b'\'' | b'"') => {
+                    let mut j = i + 1;
+                    while j < bytes.len() && bytes[j] != quote {
+                        j += if bytes[j] == b'\\' { 2 } else { 1 };
+                    }
+                    if j < bytes.len() {
+                        i = j;
+                    }
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'/') => break,
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    if let Some(end) = line[i + 2..].find("*/") {
+                        i += 2 + end + 1;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    open
+}
+
 /// True when `line` ends by opening a bracket, so that a closing line at its own
 /// indentation belongs to it even when nothing is indented between them.
 fn opens(line: &str) -> bool {
@@ -228,6 +264,17 @@ impl Frontend for Lines {
             next = line.indent.unwrap_or(next);
             indents[i] = next;
         }
+        // How many brackets the lines before each line leave open: a block on the stack
+        // below holds every line from its opener on, so what it leaves open is a
+        // difference of two of these.
+        let mut unclosed = Vec::with_capacity(lines.len() + 1);
+        unclosed.push(0);
+        for line in &lines {
+            let before = unclosed.last().copied().unwrap_or(0);
+            unclosed.push(before + open_brackets(&text[line.start..line.end]));
+        }
+        // What the block opened at line `first` leaves open before line `i`.
+        let left_open = |first: usize, i: usize| unclosed[i] - unclosed[first];
         let mut tree = Tree::new(text.len());
         // Open blocks, innermost last: (node, indentation, line index of the opener).
         let mut open: Vec<(NodeId, usize, usize)> = Vec::new();
@@ -276,13 +323,30 @@ impl Frontend for Lines {
                 while open.last().is_some_and(|&(_, at, _)| at > indent) {
                     open.pop();
                 }
+                // A bracket closes the nearest block at its indentation that left one
+                // open: past a C label at column 0 (`fail:`) in the function it closes.
+                let bracket = body.trim_start().starts_with(['}', ']', ')']);
+                if bracket
+                    && let Some(k) = open.iter().rposition(|&(_, at, first)| {
+                        at < indent || (at == indent && left_open(first, i) > 0)
+                    })
+                    && open[k].1 == indent
+                {
+                    open.truncate(k + 1);
+                }
                 if let Some(&(id, at, first)) = open.last() {
                     let opener = &lines[first];
                     // A joined `{` line (see above) opened a bracket for the block.
                     let had_children =
                         !tree.node(id).children.is_empty() || closers.contains_key(&id);
                     let head = &text[opener.start..opener.end];
-                    if at == indent && (had_children || opens(head)) && tags_match(head, body) {
+                    // A bracket that closes nothing the block left open is not its own:
+                    // after a function's `}`, the `}` of the namespace around it.
+                    if at == indent
+                        && (had_children || opens(head))
+                        && tags_match(head, body)
+                        && (!bracket || left_open(first, i) > 0)
+                    {
                         // The block stays open: deeper lines after a line like
                         // `} else {` or `) -> int:` are the rest of the same statement.
                         extend(&mut tree, id, line.end);
@@ -291,10 +355,16 @@ impl Frontend for Lines {
                     }
                 }
             }
-            while open
-                .last()
-                .is_some_and(|&(_, at, first)| at > indent || (at == indent && !holds(first, i)))
-            {
+            // A block whose brace is still open holds the lines at its own indentation
+            // until its closer: a C function's body or a namespace's declarations written
+            // without indentation.
+            let brace_open = |id: NodeId, first: usize| {
+                let head = text[lines[first].start..lines[first].end].trim_end();
+                (head.ends_with('{') || closers.contains_key(&id)) && left_open(first, i) > 0
+            };
+            while open.last().is_some_and(|&(id, at, first)| {
+                at > indent || (at == indent && !holds(first, i) && !brace_open(id, first))
+            }) {
                 open.pop();
             }
             let parent = open.last().map_or(tree.root(), |&(id, _, _)| id);
@@ -754,6 +824,35 @@ mod tests {
                 (2, "  y;\n"),
             ]
         );
+    }
+
+    /// A brace left open holds the lines at its own indentation until the bracket that
+    /// closes it: a namespace's functions written without indentation, a label at column
+    /// 0 in a function; and a bracket that closes nothing a block left open is not that
+    /// block's (the namespace's `}` after the last function's), nor is a brace in a
+    /// string, a character or a comment counted.
+    #[test]
+    fn an_open_brace_holds_its_lines_to_its_closer() {
+        let text = "namespace n {\nint f(\n    int a) {\n  return '}';\n}\nint g() {\nfail:\n  return 1; // }\n}\n}  // n\nx;\n";
+        assert_eq!(
+            outline(text),
+            vec![
+                (
+                    1,
+                    "namespace n {\nint f(\n    int a) {\n  return '}';\n}\nint g() {\nfail:\n  return 1; // }\n}\n}  // n\n"
+                ),
+                (2, "int f(\n    int a) {\n  return '}';\n}\n"),
+                (3, "    int a) {\n"),
+                (3, "  return '}';\n"),
+                (2, "int g() {\nfail:\n  return 1; // }\n}\n"),
+                (3, "fail:\n  return 1; // }\n"),
+                (4, "  return 1; // }\n"),
+                (1, "x;\n"),
+            ]
+        );
+        // Closed, a block holds nothing more: a text of statements stays a flat list.
+        let flat = "f() {}\ng();\n(h);\n";
+        assert!(outline(flat).iter().all(|&(depth, _)| depth == 1));
     }
 
     /// `else`, `elif`, `except`, `catch`... on a line of their own continue the statement
