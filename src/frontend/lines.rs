@@ -416,6 +416,52 @@ impl Frontend for Lines {
     }
 }
 
+/// Lines of code in braces and semicolons (C, C++, Java, Go, CSS...): [`Lines`], but what
+/// a line needs is not only around it: a `typedef` whose deletion failed while a later
+/// declaration used it may go once that declaration is gone. Failed deletions are then
+/// asked again at the passes' fixed point (a sweep), as JavaScript's are.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CodeLines;
+
+impl CodeLines {
+    /// True when `text` reads as code in braces and semicolons: at least 3 of its lines,
+    /// and a third of those not blank, end with `;`, `{` or `}`.
+    pub fn reads_as_code(text: &str) -> bool {
+        let (mut lines, mut ends) = (0, 0);
+        for line in text
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.trim().is_empty())
+        {
+            lines += 1;
+            ends += usize::from(line.ends_with([';', '{', '}']));
+        }
+        ends >= 3 && 3 * ends >= lines
+    }
+}
+
+impl Frontend for CodeLines {
+    fn parse(&self, text: &str) -> Result<Tree, SyntaxError> {
+        Lines.parse(text)
+    }
+
+    fn is_valid(&self, text: &str) -> bool {
+        Lines.is_valid(text)
+    }
+
+    fn shrinks_alike(&self) -> bool {
+        Lines.shrinks_alike()
+    }
+
+    fn units(&self, text: &str, node: &Node, grain: Grain) -> Vec<Range<usize>> {
+        Lines.units(text, node, grain)
+    }
+
+    fn needs_are_local(&self) -> bool {
+        false
+    }
+}
+
 /// Blocks longer than this are unwrapped without moving their lines left (the edits per
 /// block would grow with its length times its depth).
 const DEDENT_LINES: usize = 200;

@@ -20,7 +20,7 @@ use std::path::Path;
 pub use html::Html;
 pub use javascript::JavaScript;
 pub use json::Json;
-pub use lines::Lines;
+pub use lines::{CodeLines, Lines};
 pub use python::Python;
 pub use xml::Xml;
 
@@ -443,6 +443,7 @@ impl Format {
             }
             Format::Xml => scripts::Scripted::around(Box::new(Xml), original, true),
             Format::Lines if is_python(path, original) => Box::new(Python::for_original(original)),
+            Format::Lines if CodeLines::reads_as_code(original) => Box::new(CodeLines),
             _ => self.frontend(),
         }
     }
@@ -663,6 +664,25 @@ mod tests {
         ));
         assert!(valid("t.yml", original));
         assert!(valid("t.txt", original));
+    }
+
+    /// Lines that read as code in braces and semicolons are swept for failed deletions
+    /// (needs not local); a log or a configuration of keys keeps markup's monotone
+    /// shortcuts.
+    #[test]
+    fn code_in_braces_is_told_from_other_lines() {
+        let local = |text: &str| {
+            Format::Lines
+                .frontend_for(Path::new("t"), text)
+                .needs_are_local()
+        };
+        assert!(!local(
+            "typedef int T;\nstatic T f(void)\n{\n  return 0;\n}\n"
+        ));
+        assert!(!local("p {\n  color: red;\n}\n"));
+        assert!(local("12:00 start\n12:01 error: x;\n12:02 stop\n"));
+        assert!(local("a: 1\nb:\n  c: 2\n"));
+        assert!(local(""));
     }
 
     fn cut(text: &str, start: usize, end: usize) -> String {
