@@ -433,7 +433,8 @@ impl Format {
     /// The front end for reducing `original`: like [`Format::frontend`], but a candidate is
     /// also held to the rules beyond the grammar that `original` keeps (JavaScript's early
     /// errors, see `early.rs`; Python's blocks, for lines named `.py` or run by `python`,
-    /// see `python.rs`).
+    /// see `python.rs`), a page's inline scripts read as JavaScript (`scripts.rs`), and
+    /// lines that read as code in braces taken as code ([`CodeLines`]).
     pub fn frontend_for(self, path: &Path, original: &str) -> Box<dyn Frontend> {
         match self {
             Format::JavaScript => Box::new(JavaScript::for_original(original)),

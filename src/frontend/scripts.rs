@@ -448,8 +448,9 @@ impl Frontend for Scripted {
         self.page.layout_is_free()
     }
 
-    /// The page's cheap verdict, for a candidate that leaves the scripts' code alone; one
-    /// that deletes in it is parsed.
+    /// The page's cheap verdict, for a candidate that leaves the scripts' code alone;
+    /// JavaScript's for each code, for one whose edits all lie in codes (see
+    /// [`Scripted::changed_codes`]); none (a parse) for the others.
     fn deletions_stay_valid(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
         if !self.touches_code(base, edits) {
             return self.page.deletions_stay_valid(base, edits, candidate);
