@@ -308,6 +308,16 @@ pub fn run(config: &Config) -> Result<Summary> {
             own.name()
         );
     }
+    if config.verbose
+        && format == Format::Xml
+        && let Some((at, reference)) = frontend::forbidden_reference(&original)
+    {
+        let (line, column) = frontend::line_and_column(&original, at);
+        crate::tell!(
+            "note: {}:{line}:{column}: {reference} is a character XML does not allow; treereduce reads it, stricter parsers (expat, libxml2) refuse the input, and the result while it keeps it",
+            config.input.display()
+        );
+    }
     let frontend = format.frontend_for(&config.input, &original);
     if config.verbose
         && let Some(note) = frontend.note()

@@ -23,6 +23,7 @@ pub use json::Json;
 pub use lines::{CodeLines, Lines};
 pub use python::Python;
 pub use xml::Xml;
+pub(crate) use xml::forbidden_reference;
 
 use crate::tree::{Edit, Node, NodeId, Tree};
 

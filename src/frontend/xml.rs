@@ -16,6 +16,39 @@ use crate::tree::{Edit, Labels, Node, NodeId, NodeKind, Tree};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Xml;
 
+/// The first character reference of `text` (outside comments and CDATA sections) to a
+/// character XML does not allow (`&#xD835;`, half of a surrogate pair; `&#1;`), with its
+/// place: roxmltree reads it, stricter parsers (expat, libxml2) refuse the document.
+pub(crate) fn forbidden_reference(text: &str) -> Option<(usize, &str)> {
+    let allowed = |c: u32| matches!(c, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF);
+    let mut from = 0;
+    while let Some(found) = text[from..].find("&#") {
+        let at = from + found;
+        from = at + 2;
+        // Skip what a comment or a CDATA section holds.
+        let inside = |open: &str, close: &str| {
+            text[..at]
+                .rfind(open)
+                .is_some_and(|o| !text[o + open.len()..at].contains(close))
+        };
+        if inside("<!--", "-->") || inside("<![CDATA[", "]]>") {
+            continue;
+        }
+        let Some(end) = text[at..].find(';').map(|e| at + e) else {
+            continue;
+        };
+        let digits = &text[at + 2..end];
+        let value = match digits.strip_prefix('x') {
+            Some(hex) => u32::from_str_radix(hex, 16),
+            None => digits.parse::<u32>(),
+        };
+        if value.is_ok_and(|c| !allowed(c)) {
+            return Some((at, &text[at..=end]));
+        }
+    }
+    None
+}
+
 fn options<'a>() -> roxmltree::ParsingOptions<'a> {
     roxmltree::ParsingOptions {
         allow_dtd: true,

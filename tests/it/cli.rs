@@ -668,6 +668,37 @@ fn a_script_with_windows_line_ends_is_explained() {
     }
 }
 
+/// An XML input with a reference to a character XML forbids (`&#xD835;`, half of a
+/// surrogate pair) gets a note naming its place: roxmltree reads it, expat does not. One
+/// in a comment does not count; `-q` silences the note.
+#[test]
+fn a_reference_to_a_character_xml_forbids_is_noted() {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "t.sh", "grep -q keep \"$1\"");
+    let page = "<r>\n<!-- &#1; -->\n<p>keep</p><m>&#xD835;</m></r>\n";
+    std::fs::write(dir.path().join("s.xhtml"), page).unwrap();
+    std::fs::write(
+        dir.path().join("ok.xhtml"),
+        "<r><p>keep &#x1D49C;</p></r>\n",
+    )
+    .unwrap();
+    let note = |args: &[&str]| {
+        let out = treereduce(dir.path(), args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stderr(&out)
+            .lines()
+            .find(|l| l.starts_with("note:"))
+            .map(String::from)
+    };
+    let said = note(&["s.xhtml", "./t.sh", "-j", "1"]).unwrap();
+    assert!(
+        said.contains("s.xhtml:3:15: &#xD835; is a character XML does not allow"),
+        "{said}"
+    );
+    assert_eq!(note(&["s.xhtml", "./t.sh", "-q"]), None);
+    assert_eq!(note(&["ok.xhtml", "./t.sh"]), None);
+}
+
 /// A page whose name does not say it is HTML (`.saved`) but that begins like one is
 /// reduced as HTML when it is not well-formed XML, and the run says why it is not reduced
 /// as XML in one note on stderr (with where the XML parser stopped: an XHTML page with one
