@@ -668,6 +668,16 @@ fn a_script_with_windows_line_ends_is_explained() {
     }
 }
 
+/// The first `note:` line a successful run in `dir` with `args` prints on stderr.
+fn first_note(dir: &Path, args: &[&str]) -> Option<String> {
+    let out = treereduce(dir, args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    stderr(&out)
+        .lines()
+        .find(|l| l.starts_with("note:"))
+        .map(String::from)
+}
+
 /// An XML input with a reference to a character XML forbids (`&#xD835;`, half of a
 /// surrogate pair) gets a note naming its place: roxmltree reads it, expat does not. One
 /// in a comment does not count; `-q` silences the note.
@@ -682,14 +692,7 @@ fn a_reference_to_a_character_xml_forbids_is_noted() {
         "<r><p>keep &#x1D49C;</p></r>\n",
     )
     .unwrap();
-    let note = |args: &[&str]| {
-        let out = treereduce(dir.path(), args);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        stderr(&out)
-            .lines()
-            .find(|l| l.starts_with("note:"))
-            .map(String::from)
-    };
+    let note = |args: &[&str]| first_note(dir.path(), args);
     let said = note(&["s.xhtml", "./t.sh", "-j", "1"]).unwrap();
     assert!(
         said.contains("s.xhtml:3:15: &#xD835; is a character XML does not allow"),
@@ -717,14 +720,7 @@ fn markup_reduced_as_html_is_noted() {
     let fine = "<r><p>a</p>\n<p>keep</p></r>\n";
     std::fs::write(dir.path().join("fine.html"), fine).unwrap();
     std::fs::write(dir.path().join("xhtml.html"), format!("{declared}{fine}")).unwrap();
-    let note = |args: &[&str]| {
-        let out = treereduce(dir.path(), args);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        stderr(&out)
-            .lines()
-            .find(|l| l.starts_with("note:"))
-            .map(String::from)
-    };
+    let note = |args: &[&str]| first_note(dir.path(), args);
     let said = note(&["soup.html", "./t.sh", "-j", "1"]).unwrap();
     assert!(
         said.contains("soup.html is not well-formed XML (2:10:"),
