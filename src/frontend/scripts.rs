@@ -260,17 +260,18 @@ impl Scripted {
         })
     }
 
-    /// The codes of `base`'s scripts that `edits` change, each with the edits inside it
-    /// and its text in `candidate`; `None` when an edit crosses the edge of a code, or a
-    /// code's new text could end it or be read otherwise by the page (see
-    /// [`Scripted::read_alike`]): the candidate's scripts are then read whole.
+    /// The codes of `base`'s scripts (at `codes`, the caller's look at them) that `edits`
+    /// change, each with the edits inside it and its text in `candidate`; `None` when an
+    /// edit crosses the edge of a code, or a code's new text could end it or be read
+    /// otherwise by the page (see [`Scripted::read_alike`]): the candidate's scripts are
+    /// then read whole.
     fn changed_codes<'c>(
         &self,
+        codes: &[Range<usize>],
         base: &str,
         edits: &[&Edit],
         candidate: &'c str,
     ) -> Option<Vec<Changed<'c>>> {
-        let codes = self.code_spans(base)?;
         let splices = crate::render::splices(base, edits);
         let mut changed = Vec::new();
         for code in codes.iter() {
@@ -331,7 +332,8 @@ impl Scripted {
     /// ms a candidate went into the whole checks); `None` when [`Scripted::changed_codes`]
     /// cannot tell.
     fn codes_valid_edited(&self, base: &str, edits: &[&Edit], candidate: &str) -> Option<bool> {
-        for changed in self.changed_codes(base, edits, candidate)? {
+        let codes = self.code_spans(base)?;
+        for changed in self.changed_codes(&codes, base, edits, candidate)? {
             let inside: Vec<&Edit> = changed.inside.iter().collect();
             let code = &base[changed.code];
             if !self.js.is_valid_edited(code, &inside, changed.new_code) {
@@ -465,7 +467,7 @@ impl Frontend for Scripted {
         if !edits.iter().all(|edit| within(&edit.span)) {
             return None;
         }
-        let changed = self.changed_codes(base, edits, candidate)?;
+        let changed = self.changed_codes(&codes, base, edits, candidate)?;
         for changed in &changed {
             let inside: Vec<&Edit> = changed.inside.iter().collect();
             let code = &base[changed.code.clone()];
